@@ -1,0 +1,433 @@
+//! The Kubernetes objects this crate reasons about, as upstream stores them.
+//!
+//! Upstream keeps the operator and the effect as plain strings. An empty operator is
+//! *not* defaulted to `Equal` in storage, and unknown values reach validation, so both
+//! enums keep every string they are given ([`Operator::Other`], [`TaintEffect::Other`]).
+
+use alloc::collections::BTreeMap;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+/// Well-known taint keys (upstream `k8s.io/api/core/v1/well_known_taints.go`).
+pub mod keys {
+    /// Ready condition is `False`.
+    pub const NOT_READY: &str = "node.kubernetes.io/not-ready";
+    /// Ready condition is `Unknown` (the node stopped reporting).
+    pub const UNREACHABLE: &str = "node.kubernetes.io/unreachable";
+    /// `spec.unschedulable` is true (cordon).
+    pub const UNSCHEDULABLE: &str = "node.kubernetes.io/unschedulable";
+    /// MemoryPressure condition is `True`.
+    pub const MEMORY_PRESSURE: &str = "node.kubernetes.io/memory-pressure";
+    /// DiskPressure condition is `True`.
+    pub const DISK_PRESSURE: &str = "node.kubernetes.io/disk-pressure";
+    /// PIDPressure condition is `True`.
+    pub const PID_PRESSURE: &str = "node.kubernetes.io/pid-pressure";
+    /// NetworkUnavailable condition is `True`.
+    pub const NETWORK_UNAVAILABLE: &str = "node.kubernetes.io/network-unavailable";
+    /// Set by the kubelet with an external cloud provider until the node is initialised.
+    pub const UNINITIALIZED: &str = "node.cloudprovider.kubernetes.io/uninitialized";
+    /// Set by the cloud node-lifecycle controller on shut-down instances.
+    pub const SHUTDOWN: &str = "node.cloudprovider.kubernetes.io/shutdown";
+    /// Applied by an admin for non-graceful node shutdown.
+    pub const OUT_OF_SERVICE: &str = "node.kubernetes.io/out-of-service";
+    /// kubeadm's control-plane taint.
+    pub const CONTROL_PLANE: &str = "node-role.kubernetes.io/control-plane";
+}
+
+/// A taint effect, or any other string a user wrote in that field.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum TaintEffect {
+    /// `""`: on a toleration it matches every effect; on a taint it is invalid.
+    #[default]
+    Empty,
+    /// `NoSchedule`
+    NoSchedule,
+    /// `PreferNoSchedule`
+    PreferNoSchedule,
+    /// `NoExecute`
+    NoExecute,
+    /// Any other string, kept verbatim (validation reports it; matching compares it
+    /// byte for byte like upstream does).
+    Other(String),
+}
+
+impl TaintEffect {
+    /// Parses the API string. Never fails: unknown strings become [`TaintEffect::Other`].
+    pub fn parse(s: &str) -> Self {
+        match s {
+            "" => Self::Empty,
+            "NoSchedule" => Self::NoSchedule,
+            "PreferNoSchedule" => Self::PreferNoSchedule,
+            "NoExecute" => Self::NoExecute,
+            other => Self::Other(String::from(other)),
+        }
+    }
+
+    /// The API string.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Empty => "",
+            Self::NoSchedule => "NoSchedule",
+            Self::PreferNoSchedule => "PreferNoSchedule",
+            Self::NoExecute => "NoExecute",
+            Self::Other(s) => s,
+        }
+    }
+
+    /// True for `""`.
+    pub fn is_empty(&self) -> bool {
+        matches!(self, Self::Empty)
+    }
+
+    /// True for the three effects the API accepts.
+    pub fn is_known(&self) -> bool {
+        matches!(
+            self,
+            Self::NoSchedule | Self::PreferNoSchedule | Self::NoExecute
+        )
+    }
+}
+
+impl fmt::Display for TaintEffect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl From<&str> for TaintEffect {
+    fn from(s: &str) -> Self {
+        Self::parse(s)
+    }
+}
+
+/// A toleration operator, or any other string a user wrote in that field.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Operator {
+    /// `""`: behaves as `Equal` when matching, but is stored and compared as `""`.
+    #[default]
+    Empty,
+    /// `Equal`
+    Equal,
+    /// `Exists`
+    Exists,
+    /// `Lt` (feature gate `TaintTolerationComparisonOperators`): taint value < toleration value.
+    Lt,
+    /// `Gt` (same gate): taint value > toleration value.
+    Gt,
+    /// Any other string, kept verbatim. Never tolerates anything.
+    Other(String),
+}
+
+impl Operator {
+    /// Parses the API string. Never fails: unknown strings become [`Operator::Other`].
+    pub fn parse(s: &str) -> Self {
+        match s {
+            "" => Self::Empty,
+            "Equal" => Self::Equal,
+            "Exists" => Self::Exists,
+            "Lt" => Self::Lt,
+            "Gt" => Self::Gt,
+            other => Self::Other(String::from(other)),
+        }
+    }
+
+    /// The API string.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Empty => "",
+            Self::Equal => "Equal",
+            Self::Exists => "Exists",
+            Self::Lt => "Lt",
+            Self::Gt => "Gt",
+            Self::Other(s) => s,
+        }
+    }
+
+    /// True for `""`.
+    pub fn is_empty(&self) -> bool {
+        matches!(self, Self::Empty)
+    }
+}
+
+impl fmt::Display for Operator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl From<&str> for Operator {
+    fn from(s: &str) -> Self {
+        Self::parse(s)
+    }
+}
+
+/// `core/v1.Taint`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase", default))]
+pub struct Taint {
+    /// Required. A qualified name.
+    pub key: String,
+    /// Optional. A label value.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "String::is_empty"))]
+    pub value: String,
+    /// Required.
+    pub effect: TaintEffect,
+    /// RFC 3339 timestamp, kept as text: nothing upstream decides on it.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub time_added: Option<String>,
+}
+
+impl Taint {
+    /// A taint without `timeAdded`.
+    pub fn new(key: &str, value: &str, effect: TaintEffect) -> Self {
+        Self {
+            key: String::from(key),
+            value: String::from(value),
+            effect,
+            time_added: None,
+        }
+    }
+}
+
+/// `core/v1.Toleration`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase", default))]
+pub struct Toleration {
+    /// Empty means every key (only valid with `Exists`).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "String::is_empty"))]
+    pub key: String,
+    /// Empty means `Equal` when matching.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Operator::is_empty"))]
+    pub operator: Operator,
+    /// Compared with the taint value (`Equal`, `Lt`, `Gt`); ignored by `Exists`.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "String::is_empty"))]
+    pub value: String,
+    /// Empty means every effect.
+    #[cfg_attr(
+        feature = "serde",
+        serde(skip_serializing_if = "TaintEffect::is_empty")
+    )]
+    pub effect: TaintEffect,
+    /// Only meaningful for `NoExecute`: how long the pod stays bound after the taint
+    /// appears. `None` is forever; zero or negative is immediate eviction.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub toleration_seconds: Option<i64>,
+}
+
+impl Toleration {
+    /// A toleration without `tolerationSeconds`.
+    pub fn new(key: &str, operator: Operator, value: &str, effect: TaintEffect) -> Self {
+        Self {
+            key: String::from(key),
+            operator,
+            value: String::from(value),
+            effect,
+            toleration_seconds: None,
+        }
+    }
+
+    /// Builder-style `tolerationSeconds`.
+    pub fn with_seconds(mut self, seconds: Option<i64>) -> Self {
+        self.toleration_seconds = seconds;
+        self
+    }
+}
+
+/// Status of a node condition (`True`, `False`, `Unknown`, or anything else).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ConditionStatus {
+    /// `True`
+    True,
+    /// `False`
+    False,
+    /// `Unknown`, or no status at all.
+    #[default]
+    Unknown,
+    /// Any other string, kept verbatim.
+    Other(String),
+}
+
+impl ConditionStatus {
+    /// Parses the API string.
+    pub fn parse(s: &str) -> Self {
+        match s {
+            "True" => Self::True,
+            "False" => Self::False,
+            "Unknown" => Self::Unknown,
+            other => Self::Other(String::from(other)),
+        }
+    }
+
+    /// The API string.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::True => "True",
+            Self::False => "False",
+            Self::Unknown => "Unknown",
+            Self::Other(s) => s,
+        }
+    }
+}
+
+impl fmt::Display for ConditionStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One entry of a node's `status.conditions` (only what the taint logic reads).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase", default))]
+pub struct NodeCondition {
+    /// `Ready`, `MemoryPressure`, `DiskPressure`, `PIDPressure`, `NetworkUnavailable`, ...
+    #[cfg_attr(feature = "serde", serde(rename = "type"))]
+    pub type_: String,
+    /// The condition's status.
+    pub status: ConditionStatus,
+}
+
+/// What the taint and scheduling logic needs to know about a node.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase", default))]
+pub struct Node {
+    /// `metadata.name`
+    pub name: String,
+    /// `metadata.labels`
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "BTreeMap::is_empty"))]
+    pub labels: BTreeMap<String, String>,
+    /// `spec.taints`, in list order (order matters: the first untolerated taint is reported).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
+    pub taints: Vec<Taint>,
+    /// `spec.unschedulable` (cordon).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "core::ops::Not::not"))]
+    pub unschedulable: bool,
+    /// `status.conditions`
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
+    pub conditions: Vec<NodeCondition>,
+}
+
+/// `spec.preemptionPolicy`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum PreemptionPolicy {
+    /// `PreemptLowerPriority` (the default).
+    #[default]
+    PreemptLowerPriority,
+    /// `Never`: the FailedScheduling message says the pod is not eligible for preemption.
+    Never,
+}
+
+impl PreemptionPolicy {
+    /// The API string.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::PreemptLowerPriority => "PreemptLowerPriority",
+            Self::Never => "Never",
+        }
+    }
+}
+
+/// Pod QoS class, as PodTolerationRestriction sees it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum QosClass {
+    /// No requests or limits at all.
+    #[default]
+    BestEffort,
+    /// Some requests or limits.
+    Burstable,
+    /// Requests equal limits for cpu and memory in every container.
+    Guaranteed,
+}
+
+impl QosClass {
+    /// The API string.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::BestEffort => "BestEffort",
+            Self::Burstable => "Burstable",
+            Self::Guaranteed => "Guaranteed",
+        }
+    }
+}
+
+/// What the taint and scheduling logic needs to know about a pod.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase", default))]
+pub struct Pod {
+    /// `metadata.namespace`
+    pub namespace: String,
+    /// `metadata.name`
+    pub name: String,
+    /// `spec.nodeName`: a pod created with it set never passes through the scheduler.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "String::is_empty"))]
+    pub node_name: String,
+    /// `spec.tolerations`, in list order (order matters for eviction).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
+    pub tolerations: Vec<Toleration>,
+    /// `spec.preemptionPolicy`
+    pub preemption_policy: PreemptionPolicy,
+}
+
+macro_rules! string_serde {
+    ($ty:ty) => {
+        #[cfg(feature = "serde")]
+        impl serde::Serialize for $ty {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+
+        #[cfg(feature = "serde")]
+        impl<'de> serde::Deserialize<'de> for $ty {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct V;
+                impl serde::de::Visitor<'_> for V {
+                    type Value = $ty;
+                    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                        f.write_str("a string")
+                    }
+                    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<$ty, E> {
+                        Ok(<$ty>::parse(v))
+                    }
+                    fn visit_unit<E: serde::de::Error>(self) -> Result<$ty, E> {
+                        Ok(<$ty>::default())
+                    }
+                }
+                d.deserialize_any(V)
+            }
+        }
+    };
+}
+
+string_serde!(TaintEffect);
+string_serde!(Operator);
+string_serde!(ConditionStatus);
+
+impl PreemptionPolicy {
+    /// Parses the API string; anything but `Never` preempts.
+    pub fn parse(s: &str) -> Self {
+        if s == "Never" {
+            Self::Never
+        } else {
+            Self::PreemptLowerPriority
+        }
+    }
+}
+string_serde!(PreemptionPolicy);
+
+impl QosClass {
+    /// Parses the API string; unknown strings are treated as BestEffort.
+    pub fn parse(s: &str) -> Self {
+        match s {
+            "Guaranteed" => Self::Guaranteed,
+            "Burstable" => Self::Burstable,
+            _ => Self::BestEffort,
+        }
+    }
+}
+string_serde!(QosClass);

@@ -1,0 +1,29 @@
+//! Op handlers, one module per area. Each module's `run` returns `None` for ops it does
+//! not know, so a new area is one more line in [`run`].
+
+use serde_json::Value;
+
+mod admission;
+mod daemonset;
+mod eviction;
+mod kubectl;
+mod matching;
+mod node_lifecycle;
+mod scheduling;
+mod validation;
+
+/// The handler's answer: `None` for an unknown op, `Err` for malformed input.
+pub type OpResult = Option<Result<Value, String>>;
+
+/// Runs `op` on `input`. `expected` is passed only for presentation flags such as
+/// `tolerationsOrderSignificant`; handlers never copy results from it.
+pub fn run(op: &str, input: &Value, expected: &Value) -> OpResult {
+    matching::run(op, input, expected)
+        .or_else(|| scheduling::run(op, input, expected))
+        .or_else(|| eviction::run(op, input, expected))
+        .or_else(|| node_lifecycle::run(op, input, expected))
+        .or_else(|| admission::run(op, input, expected))
+        .or_else(|| daemonset::run(op, input, expected))
+        .or_else(|| validation::run(op, input, expected))
+        .or_else(|| kubectl::run(op, input, expected))
+}
