@@ -36,17 +36,15 @@ impl KubeVersion {
     pub fn parse(s: &str) -> Option<Self> {
         let s = s.trim();
         let s = s.strip_prefix('v').unwrap_or(s);
+        // Drop pre-release and build suffixes (`1.35.0-rc.1`, `1.30.2+k3s1`).
+        let s = s.split(['-', '+']).next()?;
         let mut parts = s.split('.');
         if parts.next()? != "1" {
             return None;
         }
         let minor = parts.next()?.parse().ok()?;
         let patch = match parts.next() {
-            Some(p) => {
-                // Accept pre-release suffixes such as `1.35.0-rc.1` by reading the digits.
-                let digits = p.split(|c: char| !c.is_ascii_digit()).next()?;
-                digits.parse().ok()?
-            }
+            Some(p) => p.parse().ok()?,
             None => 0,
         };
         if parts.next().is_some() {
