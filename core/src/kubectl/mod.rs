@@ -1,0 +1,38 @@
+//! `kubectl taint` and the taint/toleration parts of `kubectl describe`, reproduced
+//! from k8s.io/kubectl (`pkg/cmd/taint`, `pkg/describe`).
+//!
+//! * [`taint`]: the spec utilities (`parseTaint`, `parseTaints`, `reorganizeTaints`, ...).
+//! * [`command`]: the whole command: flags anywhere in the arguments, `--overwrite`,
+//!   `--all`, `-l`, `--dry-run`, and [`TaintCommand::apply_to_nodes`] with kubectl's
+//!   stdout, stderr and exit code, for one or many nodes.
+//! * [`selector`]: equality-based label selectors for `-l`.
+//! * [`describe`]: the `Taints:` and `Tolerations:` blocks and their tabwriter layout.
+//!
+//! ```
+//! use taintlab_core::{KubeVersion, Node};
+//! use taintlab_core::kubectl::run_kubectl_taint;
+//!
+//! let nodes = [Node { name: "n1".into(), ..Node::default() }];
+//! let run = run_kubectl_taint(&["nodes", "n1", "gpu=true:NoSchedule"], &nodes, KubeVersion::NEWEST);
+//! assert_eq!(run.stdout, "node/n1 tainted\n");
+//! assert_eq!(run.nodes[0].taints.len(), 1);
+//! ```
+
+pub mod command;
+pub mod describe;
+pub mod selector;
+pub mod taint;
+
+pub use command::{
+    CommandError, DryRunStrategy, NodeError, NodeResult, NodeTarget, TaintCommand, TaintRun,
+    TaintUpdate, parse_taint_command, run_kubectl_taint,
+};
+pub use describe::{
+    DESCRIBE_NODE_VALUE_COLUMN, align_tabbed, describe_taints, describe_toleration_line,
+    describe_tolerations,
+};
+pub use selector::{LabelSelector, Requirement};
+pub use taint::{
+    Operation, ParsedTaints, Reorganized, check_if_taints_already_exist, delete_taint,
+    delete_taints_by_key, parse_taint, parse_taints, reorganize_taints, validate_flags,
+};
