@@ -10,6 +10,8 @@ use crate::model::{Operator, Taint, TaintEffect, Toleration};
 /// Why a toleration does or does not tolerate a taint: the outcome of
 /// [`check_toleration`], one step of upstream's decision each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub enum MatchOutcome {
     /// The toleration tolerates the taint.
     Tolerated,
@@ -92,6 +94,8 @@ pub fn compare_numeric(toleration_value: &str, taint_value: &str, op: &Operator)
 
 /// Error of [`is_decimal_integer`], with apimachinery's message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub enum DecimalIntegerError {
     /// `must be non-empty`
     Empty,

@@ -1,0 +1,26 @@
+//! kube-scheduler: the TaintToleration and NodeUnschedulable plugins, the
+//! FailedScheduling message, per-pair explanations and a cluster-scale evaluation.
+//!
+//! * [`filter`]: the two Filter plugins in upstream order and the version-dependent
+//!   reason texts (spec §4.1, §4.3).
+//! * [`score`]: PreScore/Score and `DefaultNormalizeScore` (§4.2).
+//! * [`fit_error`]: `FitError.Error()`, the DefaultPreemption post-filter text and the
+//!   FailedScheduling event (§4.5).
+//! * [`kubelet`]: the kubelet's NoExecute admission check (§4.6).
+//! * [`mod@explain`]: why one pod does or does not fit one node, as plain data.
+//! * [`cluster`]: every pod against every node, grouped into equivalence classes.
+
+pub mod cluster;
+pub mod explain;
+pub mod filter;
+pub mod fit_error;
+pub mod kubelet;
+pub mod score;
+
+pub use cluster::{Cell, ClusterResult, NodeClasses, Verdict, schedule, schedule_on};
+pub use explain::{Explanation, explain};
+pub use filter::{Code, FilterPlugin, NodeFilterResult, Status, run_filters};
+pub use fit_error::{FailedScheduling, FitError};
+
+#[cfg(test)]
+mod tests;
