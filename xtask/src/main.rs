@@ -152,7 +152,14 @@ fn test() -> Result<(), String> {
 
 fn conformance(dirs: &[String]) -> Result<(), String> {
     let mut c = cargo();
-    c.args(["run", "--quiet", "--locked", "-p", "taintlab-conformance", "--"]);
+    c.args([
+        "run",
+        "--quiet",
+        "--locked",
+        "-p",
+        "taintlab-conformance",
+        "--",
+    ]);
     for d in dirs {
         // Resolve relative to where the user ran the command, not the workspace root.
         let p = Path::new(d);
@@ -177,9 +184,11 @@ fn bench(extra: &[String]) -> Result<(), String> {
 
 fn serve() -> Result<(), String> {
     if !root().join("web").join("Cargo.toml").exists() {
-        return Err("the playground is not built yet: web/ does not exist in this checkout. \
+        return Err(
+            "the playground is not built yet: web/ does not exist in this checkout. \
              Until it lands, use the core crate (see README) or run `cargo xtask test`."
-            .into());
+                .into(),
+        );
     }
     Err("web/ exists but `cargo xtask serve` does not know how to build it yet".into())
 }
