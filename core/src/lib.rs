@@ -43,3 +43,8 @@ pub use model::{
     TaintEffect, Toleration,
 };
 pub use version::{KubeVersion, Semantics};
+
+/// The README's example, compiled and run as a doctest so it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
