@@ -431,3 +431,59 @@ impl QosClass {
     }
 }
 string_serde!(QosClass);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_round_trip_and_unknown_values_are_kept() {
+        for s in [
+            "",
+            "NoSchedule",
+            "PreferNoSchedule",
+            "NoExecute",
+            "NoSchedul",
+        ] {
+            assert_eq!(TaintEffect::parse(s).as_str(), s);
+        }
+        assert_eq!(
+            TaintEffect::parse("noschedule"),
+            TaintEffect::Other("noschedule".into())
+        );
+        assert!(!TaintEffect::parse("NoSchedul").is_known());
+        for s in ["", "Equal", "Exists", "Lt", "Gt", "exists"] {
+            assert_eq!(Operator::parse(s).as_str(), s);
+        }
+        assert_eq!(Operator::parse("exists"), Operator::Other("exists".into()));
+        assert_eq!(ConditionStatus::parse("Maybe").as_str(), "Maybe");
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn serde_uses_kubernetes_names_and_omits_empty_fields() {
+        let t: Toleration = serde_json::from_str(
+            r#"{"key":"k","operator":"","effect":"NoExecute","tolerationSeconds":30}"#,
+        )
+        .unwrap();
+        assert_eq!(t.operator, Operator::Empty);
+        assert_eq!(t.toleration_seconds, Some(30));
+        assert_eq!(
+            serde_json::to_string(&t).unwrap(),
+            r#"{"key":"k","effect":"NoExecute","tolerationSeconds":30}"#
+        );
+        let taint: Taint =
+            serde_json::from_str(r#"{"key":"k","effect":"Bogus","timeAdded":null}"#).unwrap();
+        assert_eq!(taint.effect, TaintEffect::Other("Bogus".into()));
+        assert_eq!(
+            serde_json::to_string(&taint).unwrap(),
+            r#"{"key":"k","effect":"Bogus"}"#
+        );
+        let node: Node = serde_json::from_str(
+            r#"{"name":"n","labels":{"a":"b"},"unschedulable":true,"conditions":[{"type":"Ready","status":"Unknown"}]}"#,
+        )
+        .unwrap();
+        assert_eq!(node.conditions[0].status, ConditionStatus::Unknown);
+        assert!(node.unschedulable);
+    }
+}
