@@ -1,0 +1,3 @@
+kubectl taint nodes worker-1 dedicated=gpu:NoSchedul
+kubectl taint nodes worker-1 dedicated=gpu
+kubectl taint nodes worker-1 'unterminated=x:NoSchedule

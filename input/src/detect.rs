@@ -1,0 +1,576 @@
+//! Splits a paste into its forms and reads each with its parser.
+//!
+//! The paste is read line by line. `kubectl ...` command lines (after an optional prompt)
+//! are commands; lines kubectl itself prints (`Warning: ...`, klog lines, `error: ...`,
+//! `node/x tainted`, table headers) are skipped and reported; `kubectl describe` output
+//! starts at a `Name:` header or a `Taints:` / `Tolerations:` block; FailedScheduling
+//! messages are events; lines made only of taint specs are specs. Everything else is
+//! YAML or JSON (JSON when it starts with `{` or `[`), parsed as one stream with its
+//! original line numbers, so locations always point into the paste.
+
+use std::borrow::Cow;
+
+use crate::describe;
+use crate::diag::{Code, Diagnostic, Location};
+use crate::event;
+use crate::json;
+use crate::kubectl::{self, CommandKind};
+use crate::model::{DocumentInfo, Form, Parsed};
+use crate::reduce::Reducer;
+use crate::yaml;
+use crate::{Options, Syntax};
+
+/// Line access by byte offset, without an index of every line (a 64 MiB input can have
+/// millions of lines).
+struct Lines<'a> {
+    text: &'a str,
+}
+
+impl<'a> Lines<'a> {
+    /// The line starting at `off` (without `\n`) and the offset of the next line.
+    fn at(&self, off: usize) -> (&'a str, usize) {
+        let rest = self.text.get(off..).unwrap_or("");
+        match rest.find('\n') {
+            Some(i) => (&rest[..i], off + i + 1),
+            None => (rest, self.text.len()),
+        }
+    }
+
+    /// Up to `max` lines from `off`, numbered from `first_no`.
+    fn window(&self, mut off: usize, first_no: usize, max: usize) -> Vec<(usize, &'a str)> {
+        let mut out = Vec::new();
+        while off < self.text.len() && out.len() < max {
+            let (l, next) = self.at(off);
+            out.push((first_no + out.len(), l));
+            off = next;
+        }
+        out
+    }
+}
+
+/// Lines kubectl prints besides the content: warnings, klog lines, errors, results.
+fn is_kubectl_noise(line: &str) -> bool {
+    let l = line.trim_end_matches('\r');
+    if l.starts_with("Warning: ")
+        || l.starts_with("error: ")
+        || l.starts_with("Error from server")
+        || l.starts_with("See 'kubectl")
+        || l.starts_with("No resources found")
+        || l.starts_with("The connection to the server")
+    {
+        return true;
+    }
+    // klog: `W0512 10:00:00.123456   12345 file.go:70] ...`
+    let b = l.as_bytes();
+    if b.len() > 22
+        && matches!(b[0], b'I' | b'W' | b'E' | b'F')
+        && b[1..5].iter().all(u8::is_ascii_digit)
+        && b[5] == b' '
+        && l.contains("] ")
+    {
+        return true;
+    }
+    // `node/worker-1 tainted`, `node/worker-1 modified (dry run)`.
+    if let Some(rest) = l.strip_prefix("node/") {
+        let mut it = rest.split_whitespace();
+        let _name = it.next();
+        return matches!(
+            it.next(),
+            Some(
+                "tainted"
+                    | "untainted"
+                    | "modified"
+                    | "cordoned"
+                    | "uncordoned"
+                    | "drained"
+                    | "labeled"
+                    | "annotated"
+                    | "unchanged"
+            )
+        );
+    }
+    false
+}
+
+/// A table header of `kubectl get` without `-o` (`NAME   STATUS   ROLES`, `LAST SEEN   TYPE`).
+fn is_table_header(line: &str) -> bool {
+    let l = line.trim_end();
+    !l.starts_with(' ')
+        && l.contains("  ")
+        && l.split_whitespace().count() >= 2
+        && l.chars()
+            .all(|c| c.is_ascii_uppercase() || c == ' ' || c == '-' || c == '(' || c == ')')
+}
+
+/// A FailedScheduling message that is not a field of a YAML/JSON object.
+fn is_event_line(line: &str) -> bool {
+    if !event::looks_like_failed_scheduling(line) {
+        return false;
+    }
+    let t = line.trim_start();
+    if t.starts_with(['"', '\'', '{', '-']) {
+        return false;
+    }
+    // `message: 0/3 ...` is a YAML field.
+    let key_end = t.find(':').unwrap_or(0);
+    !(key_end > 0
+        && t[..key_end]
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && t[..1].chars().all(|c| c.is_ascii_lowercase()))
+}
+
+/// A line made only of taint specs (`dedicated=gpu:NoSchedule other:NoExecute`).
+fn is_spec_line(line: &str) -> bool {
+    let mut any = false;
+    for w in line.split_whitespace() {
+        if !kubectl::is_spec_word(w) {
+            return false;
+        }
+        any = true;
+    }
+    any
+}
+
+#[derive(PartialEq)]
+enum Mode {
+    Normal,
+    /// After `kubectl describe`: its output.
+    Describe,
+    /// After `kubectl get` without `-o`, and other commands: table or status lines.
+    Table,
+}
+
+/// An open YAML/JSON region: where it starts, and kubectl lines inside it to blank out.
+struct Region {
+    /// 0-based line and byte offset of its first line.
+    line: usize,
+    off: usize,
+    /// Byte ranges of lines to blank out.
+    blank: Vec<(usize, usize)>,
+}
+
+struct Ctx<'a, 'o> {
+    lines: Lines<'a>,
+    opts: &'o Options,
+    out: Parsed,
+    next_doc: usize,
+    region: Option<Region>,
+}
+
+/// Reads a paste in any form.
+pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
+    let mut c = Ctx {
+        lines: Lines { text },
+        opts,
+        out: Parsed::default(),
+        next_doc: 1,
+        region: None,
+    };
+    let mut mode = Mode::Normal;
+    let mut skipped: Option<(usize, usize)> = None;
+    // `i` is the 0-based line number of the line at byte offset `off`.
+    let mut i = 0;
+    let mut off = 0;
+    while off < text.len() {
+        let (line, next) = c.lines.at(off);
+        let indented = line.starts_with([' ', '\t']);
+        // Inside YAML or JSON, indented lines are content: nothing else to check.
+        if indented && c.region.is_some() && mode == Mode::Normal {
+            i += 1;
+            off = next;
+            continue;
+        }
+        if c.out.documents.len() > opts.limits.max_documents {
+            c.out.diagnostics.push(Diagnostic::error(
+                Code::TooManyDocuments,
+                Location::at(0, i + 1, 1),
+                format!(
+                    "more than {} documents in one paste; the rest is not read",
+                    opts.limits.max_documents
+                ),
+            ));
+            break;
+        }
+        let trimmed = line.trim();
+        // Commands.
+        if let Some(start) = kubectl::command_start(line) {
+            c.flush(off, i);
+            flush_skipped(&mut c.out, &mut skipped);
+            let window = c.lines.window(off, i + 1, 500);
+            let (words, used, err) = kubectl::shell_words(&window, start);
+            let used = used.clamp(1, window.len().max(1));
+            let cmd_text: String = window[..used]
+                .iter()
+                .map(|(_, l)| l.trim_end_matches('\r'))
+                .collect::<Vec<_>>()
+                .join("\n");
+            if let Some((msg, l, col)) = err {
+                let doc = c.new_doc(Form::KubectlTaint, i + 1, i + used);
+                c.out.diagnostics.push(Diagnostic::error(
+                    Code::KubectlCommand,
+                    Location::at(doc, l, col),
+                    msg,
+                ));
+            } else {
+                mode = Mode::Normal;
+                for (first, kind) in kubectl::kubectl_commands(words) {
+                    match kind {
+                        CommandKind::Taint(args) => {
+                            let doc = c.new_doc(Form::KubectlTaint, first.line, i + used);
+                            kubectl::push_taint_command(
+                                &mut c.out,
+                                doc,
+                                cmd_text.clone(),
+                                &first,
+                                args,
+                                opts.kubectl_version,
+                            );
+                        }
+                        CommandKind::Other { verb, output } => {
+                            mode = match (verb.as_str(), output.as_deref()) {
+                                ("describe", _) => Mode::Describe,
+                                (_, Some("yaml" | "json")) => Mode::Normal,
+                                _ => Mode::Table,
+                            };
+                        }
+                    }
+                }
+            }
+            for _ in 0..used {
+                off = c.lines.at(off).1;
+                i += 1;
+            }
+            continue;
+        }
+        if trimmed.is_empty() {
+            if mode == Mode::Table && c.region.is_none() {
+                flush_skipped(&mut c.out, &mut skipped);
+                mode = Mode::Normal;
+            }
+            i += 1;
+            off = next;
+            continue;
+        }
+        if is_kubectl_noise(line) {
+            if let Some(r) = &mut c.region {
+                r.blank.push((off, off + line.len()));
+            }
+            let s = skipped.get_or_insert((i + 1, i + 1));
+            s.1 = i + 1;
+            i += 1;
+            off = next;
+            continue;
+        }
+        let region_open = c.region.is_some();
+        // Events.
+        if is_event_line(line) && !(region_open && indented) {
+            c.flush(off, i);
+            let doc = c.new_doc(Form::EventMessage, i + 1, i + 1);
+            let ev = event::parse_message(line, Location::at(doc, i + 1, 1));
+            c.out.events.push(ev);
+            i += 1;
+            off = next;
+            continue;
+        }
+        if mode == Mode::Table
+            && (line.starts_with("---")
+                || line.starts_with("apiVersion:")
+                || line.starts_with("kind:")
+                || line.starts_with(['{', '[']))
+        {
+            flush_skipped(&mut c.out, &mut skipped);
+            mode = Mode::Normal;
+        }
+        if mode == Mode::Table || (c.region.is_none() && is_table_header(line)) {
+            mode = Mode::Table;
+            let s = skipped.get_or_insert((i + 1, i + 1));
+            s.1 = i + 1;
+            i += 1;
+            off = next;
+            continue;
+        }
+        flush_skipped(&mut c.out, &mut skipped);
+        // Describe output.
+        if mode == Mode::Describe
+            || (describe::is_describe_start(line) && !(region_open && indented))
+        {
+            c.flush(off, i);
+            let mut block: Vec<(usize, &str)> = vec![(i + 1, line)];
+            let mut end_off = next;
+            while end_off < text.len() {
+                let (l, nx) = c.lines.at(end_off);
+                if kubectl::command_start(l).is_some()
+                    || l.starts_with("---")
+                    || l.starts_with("apiVersion:")
+                    || l.starts_with('{')
+                    || !describe::is_describe_line(l)
+                {
+                    break;
+                }
+                block.push((i + 1 + block.len(), l));
+                end_off = nx;
+            }
+            // One object per `Name:` header at column 1.
+            let mut obj_start = 0;
+            for k in 0..=block.len() {
+                let boundary =
+                    k == block.len() || (k > obj_start && block[k].1.starts_with("Name:"));
+                if boundary {
+                    let chunk = &block[obj_start..k];
+                    let doc = c.next_doc;
+                    c.next_doc += 1;
+                    let form = describe::parse_object(chunk, doc, &mut c.out);
+                    let first = chunk.first().map(|x| x.0).unwrap_or(i + 1);
+                    let last = chunk.last().map(|x| x.0).unwrap_or(first);
+                    c.out.documents.push(DocumentInfo {
+                        index: doc,
+                        form,
+                        line: first,
+                        end_line: last,
+                    });
+                    obj_start = k;
+                }
+            }
+            mode = Mode::Normal;
+            i += block.len();
+            off = end_off;
+            continue;
+        }
+        // Taint specs.
+        if c.region.is_none() && !indented && is_spec_line(line) {
+            let mut block: Vec<(usize, &str)> = vec![(i + 1, line)];
+            let mut end_off = next;
+            while end_off < text.len() {
+                let (l, nx) = c.lines.at(end_off);
+                if !(is_spec_line(l) || l.trim().starts_with('#')) {
+                    break;
+                }
+                block.push((i + 1 + block.len(), l));
+                end_off = nx;
+            }
+            let doc = c.new_doc(Form::TaintSpec, i + 1, i + block.len());
+            let mut specs = Vec::new();
+            for (no, l) in &block {
+                let l = l.split(" #").next().unwrap_or(l);
+                let l = if l.trim_start().starts_with('#') {
+                    ""
+                } else {
+                    l
+                };
+                let mut pos = 0;
+                for w in l.split_whitespace() {
+                    let at = l[pos..].find(w).map(|p| p + pos).unwrap_or(pos);
+                    pos = at + w.len();
+                    specs.push((
+                        w.to_string(),
+                        Location::at(doc, *no, l[..at].chars().count() + 1),
+                    ));
+                }
+            }
+            kubectl::bare_specs(
+                &mut c.out,
+                &specs,
+                Location::at(doc, i + 1, 1),
+                Form::TaintSpec,
+                opts.kubectl_version,
+            );
+            i += block.len();
+            off = end_off;
+            continue;
+        }
+        if c.region.is_none() {
+            c.region = Some(Region {
+                line: i,
+                off,
+                blank: Vec::new(),
+            });
+        }
+        i += 1;
+        off = next;
+    }
+    c.flush(text.len(), i);
+    flush_skipped(&mut c.out, &mut skipped);
+    c.out
+        .diagnostics
+        .sort_by_key(|d| (d.location.line, d.location.column));
+    c.out
+}
+
+fn flush_skipped(out: &mut Parsed, skipped: &mut Option<(usize, usize)>) {
+    if let Some((a, b)) = skipped.take() {
+        let what = if a == b {
+            format!("line {a}")
+        } else {
+            format!("lines {a}-{b}")
+        };
+        out.diagnostics.push(Diagnostic::warning(
+            Code::SkippedLine,
+            Location::at(0, a, 1),
+            format!("{what}: kubectl output (warnings, results or a table), not input; skipped"),
+        ));
+    }
+}
+
+impl Ctx<'_, '_> {
+    fn new_doc(&mut self, form: Form, line: usize, end_line: usize) -> usize {
+        let doc = self.next_doc;
+        self.next_doc += 1;
+        self.out.documents.push(DocumentInfo {
+            index: doc,
+            form,
+            line,
+            end_line,
+        });
+        doc
+    }
+
+    /// Parses the open structured region, which ends at byte `end` (line `end_line`,
+    /// 0-based, exclusive).
+    fn flush(&mut self, end: usize, end_line: usize) {
+        let Some(r) = self.region.take() else { return };
+        let raw = &self.lines.text[r.off..end];
+        let text: Cow<str> = if r.blank.is_empty() {
+            Cow::Borrowed(raw)
+        } else {
+            // Blank out kubectl's lines, keeping line numbers and columns.
+            let mut t = String::with_capacity(raw.len());
+            let mut pos = r.off;
+            for (a, b) in &r.blank {
+                t.push_str(&self.lines.text[pos..*a]);
+                pos = *b;
+            }
+            t.push_str(&self.lines.text[pos..end]);
+            Cow::Owned(t)
+        };
+        let first = text.trim_start().chars().next();
+        let syntax = match self.opts.syntax {
+            Some(s) => s,
+            None if matches!(first, Some('{' | '[')) => Syntax::Json,
+            None => Syntax::Yaml,
+        };
+        let mut next = self.next_doc;
+        read_structured(
+            &text,
+            r.line as u32,
+            syntax,
+            self.next_doc,
+            end_line,
+            self.opts,
+            &mut self.out,
+            &mut next,
+        );
+        self.next_doc = next;
+    }
+}
+
+/// Parses YAML or JSON text that starts at line `base + 1` and reduces its documents.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn read_structured(
+    text: &str,
+    base: u32,
+    syntax: Syntax,
+    first_doc: usize,
+    end_line: usize,
+    opts: &Options,
+    out: &mut Parsed,
+    next_doc: &mut usize,
+) {
+    let mut diags = Vec::new();
+    let (mut docs, mut form) = match syntax {
+        Syntax::Json => (
+            json::parse_stream(text, base, first_doc, &opts.limits, &mut diags),
+            Form::Json,
+        ),
+        Syntax::Yaml => (
+            yaml::parse_stream(text, base, first_doc, &opts.limits, &mut diags),
+            Form::Yaml,
+        ),
+    };
+    // Text that starts like JSON but is YAML flow style (`{key: a, effect: NoSchedule}`).
+    if form == Form::Json && opts.syntax.is_none() && docs.iter().all(|d| d.root.is_none()) {
+        let mut ydiags = Vec::new();
+        let ydocs = yaml::parse_stream(text, base, first_doc, &opts.limits, &mut ydiags);
+        if ydiags.is_empty() && ydocs.iter().any(|d| d.root.is_some()) {
+            docs = ydocs;
+            diags = ydiags;
+            form = Form::Yaml;
+        }
+    }
+    out.diagnostics.append(&mut diags);
+    let count = docs.len();
+    for (k, d) in docs.iter().enumerate() {
+        let last = docs
+            .get(k + 1)
+            .map(|n| n.line as usize - 1)
+            .unwrap_or(end_line);
+        out.documents.push(DocumentInfo {
+            index: d.index,
+            form,
+            line: d.line as usize,
+            end_line: last.max(d.line as usize),
+        });
+        if let Some(root) = &d.root {
+            let mut r = Reducer {
+                out,
+                form,
+                doc: d.index,
+                prefer: opts.prefer,
+                version: opts.kubectl_version,
+            };
+            r.document(root);
+        }
+    }
+    if count > 0 {
+        *next_doc = docs.iter().map(|d| d.index).max().unwrap_or(first_doc) + 1;
+    } else {
+        *next_doc = first_doc.max(*next_doc);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn noise_lines() {
+        assert!(is_kubectl_noise(
+            "Warning: v1 ComponentStatus is deprecated in v1.19+"
+        ));
+        assert!(is_kubectl_noise(
+            "W0512 10:00:00.123456   12345 warnings.go:70] metadata.name: this is used"
+        ));
+        assert!(is_kubectl_noise("node/worker-1 tainted"));
+        assert!(is_kubectl_noise("node/worker-1 modified (dry run)"));
+        assert!(!is_kubectl_noise("node/worker-1"));
+        assert!(!is_kubectl_noise("kind: Node"));
+    }
+
+    #[test]
+    fn table_headers() {
+        assert!(is_table_header(
+            "NAME       STATUS   ROLES           AGE   VERSION"
+        ));
+        assert!(is_table_header(
+            "LAST SEEN   TYPE      REASON             OBJECT          MESSAGE"
+        ));
+        assert!(!is_table_header("apiVersion: v1"));
+        assert!(!is_table_header("NAME"));
+    }
+
+    #[test]
+    fn event_lines() {
+        assert!(is_event_line(
+            "0/3 nodes are available: 3 node(s) had untolerated taint(s)."
+        ));
+        assert!(is_event_line(
+            "  Warning  FailedScheduling  5s  default-scheduler  0/3 nodes are available: 3 Insufficient cpu."
+        ));
+        assert!(!is_event_line(
+            "message: 0/3 nodes are available: 3 Insufficient cpu."
+        ));
+        assert!(!is_event_line(
+            "  \"message\": \"0/3 nodes are available: 3 Insufficient cpu.\","
+        ));
+    }
+}

@@ -1,0 +1,262 @@
+//! Source locations and diagnostics.
+//!
+//! Every value the parsers keep, every warning and every error carries a [`Location`]:
+//! the document of the paste, the line and column where the value starts, and the field
+//! path inside its object, so a UI can point at the exact spot.
+
+use core::fmt;
+
+use serde::Serialize;
+
+/// Where something is in the pasted text.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct Location {
+    /// 1-based index of the document in the paste (`---` separated YAML documents,
+    /// JSON values, text blocks); 0 when the problem concerns the whole paste.
+    pub document: usize,
+    /// 1-based line; 0 when unknown.
+    pub line: usize,
+    /// 1-based column, counted in characters; 0 when unknown.
+    pub column: usize,
+    /// Field path inside the object (`spec.tolerations[0].value`); empty when none.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub path: String,
+}
+
+impl Location {
+    /// A location without a field path.
+    pub fn at(document: usize, line: usize, column: usize) -> Self {
+        Self {
+            document,
+            line,
+            column,
+            path: String::new(),
+        }
+    }
+
+    /// The same place with a field path.
+    pub fn with_path(mut self, path: impl Into<String>) -> Self {
+        self.path = path.into();
+        self
+    }
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        if self.document > 0 {
+            parts.push(format!("document {}", self.document));
+        }
+        if self.line > 0 {
+            parts.push(format!("line {}", self.line));
+        }
+        if self.column > 0 {
+            parts.push(format!("column {}", self.column));
+        }
+        f.write_str(&parts.join(", "))?;
+        if !self.path.is_empty() {
+            if !parts.is_empty() {
+                f.write_str(", ")?;
+            }
+            write!(f, "at {}", self.path)?;
+        }
+        Ok(())
+    }
+}
+
+/// How bad a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// kubectl or the API server would reject this input, or it could not be read.
+    Error,
+    /// Accepted, but probably not what was meant (an ignored field, a lossy format).
+    Warning,
+}
+
+/// What kind of problem a diagnostic reports; stable identifiers for UIs and tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Code {
+    /// The text is not valid YAML.
+    YamlSyntax,
+    /// The text is not valid JSON.
+    JsonSyntax,
+    /// The input is larger than [`crate::Limits::max_input_bytes`].
+    InputTooLarge,
+    /// Nesting deeper than [`crate::Limits::max_depth`].
+    TooDeep,
+    /// Aliases expand to more than [`crate::Limits::max_alias_nodes`] nodes.
+    AliasBomb,
+    /// An alias names an anchor that does not exist (yet).
+    UnknownAnchor,
+    /// More documents than [`crate::Limits::max_documents`].
+    TooManyDocuments,
+    /// A value of the wrong type: a YAML 1.1 boolean or number where Kubernetes wants a
+    /// string, a string where it wants a number, a list where it wants an object.
+    WrongType,
+    /// A field Kubernetes does not know (a typo such as `efect`).
+    UnknownField,
+    /// A key appears twice in one mapping.
+    DuplicateKey,
+    /// A map key YAML cannot turn into a JSON string (null, a list, an object).
+    BadKey,
+    /// An effect, operator or other enumerated value that Kubernetes rejects.
+    InvalidValue,
+    /// A required field is missing.
+    MissingField,
+    /// An object kind this library does not read; ignored.
+    IgnoredKind,
+    /// Text that matches none of the accepted forms.
+    Unrecognized,
+    /// An invalid or unsupported `kubectl taint` command line.
+    KubectlCommand,
+    /// A `kubectl describe` block that could not be read.
+    Describe,
+    /// A FailedScheduling message that could not be read in full.
+    Event,
+    /// Information lost by the input format (for example describe output, which does not
+    /// distinguish `Equal` from `Lt`/`Gt`).
+    Lossy,
+    /// Lines of kubectl's own output (warnings, results) found in the paste and skipped.
+    SkippedLine,
+}
+
+/// A warning or an error, with its location and a plain-words explanation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    /// Error or warning.
+    pub severity: Severity,
+    /// What kind of problem.
+    pub code: Code,
+    /// Where.
+    pub location: Location,
+    /// What is wrong and what was expected, in plain words.
+    pub message: String,
+}
+
+impl Diagnostic {
+    /// An error.
+    pub fn error(code: Code, location: Location, message: impl Into<String>) -> Self {
+        Self {
+            severity: Severity::Error,
+            code,
+            location,
+            message: message.into(),
+        }
+    }
+
+    /// A warning.
+    pub fn warning(code: Code, location: Location, message: impl Into<String>) -> Self {
+        Self {
+            severity: Severity::Warning,
+            code,
+            location,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        let loc = self.location.to_string();
+        if loc.is_empty() {
+            write!(f, "{what}: {}", self.message)
+        } else {
+            write!(f, "{what}: {loc}: {}", self.message)
+        }
+    }
+}
+
+/// Small edit distance for "did you mean" suggestions (optimal string alignment, so a
+/// swap of two neighbours costs 1).
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    if a.len() > 64 || b.len() > 64 {
+        return usize::MAX;
+    }
+    let w = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * w];
+    for i in 0..=a.len() {
+        d[i * w] = i;
+    }
+    for (j, cell) in d.iter_mut().enumerate().take(w) {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[(i - 1) * w + j] + 1)
+                .min(d[i * w + j - 1] + 1)
+                .min(d[(i - 1) * w + j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[(i - 2) * w + j - 2] + 1);
+            }
+            d[i * w + j] = v;
+        }
+    }
+    d[a.len() * w + b.len()]
+}
+
+/// The closest known name, when it is close enough to be a likely typo (or differs
+/// only in letter case).
+pub(crate) fn suggest<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
+    let lower = name.to_ascii_lowercase();
+    if let Some(k) = known.iter().find(|k| k.to_ascii_lowercase() == lower) {
+        return Some(k);
+    }
+    let limit = match name.chars().count() {
+        0..=3 => 1,
+        4..=8 => 2,
+        _ => 3,
+    };
+    known
+        .iter()
+        .map(|k| (edit_distance(&lower, &k.to_ascii_lowercase()), *k))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distances() {
+        assert_eq!(edit_distance("efect", "effect"), 1);
+        assert_eq!(edit_distance("tolerationSecond", "tolerationSeconds"), 1);
+        assert_eq!(edit_distance("opreator", "operator"), 1);
+        assert_eq!(edit_distance("", "abc"), 3);
+    }
+
+    #[test]
+    fn suggestions() {
+        let known = ["key", "operator", "value", "effect", "tolerationSeconds"];
+        assert_eq!(suggest("efect", &known), Some("effect"));
+        assert_eq!(suggest("Effect", &known), Some("effect"));
+        assert_eq!(
+            suggest("tolerationSecond", &known),
+            Some("tolerationSeconds")
+        );
+        assert_eq!(suggest("colour", &known), None);
+    }
+
+    #[test]
+    fn display() {
+        let d = Diagnostic::error(
+            Code::InvalidValue,
+            Location::at(2, 7, 13).with_path("spec.taints[0].effect"),
+            "bad",
+        );
+        assert_eq!(
+            d.to_string(),
+            "error: document 2, line 7, column 13, at spec.taints[0].effect: bad"
+        );
+    }
+}

@@ -1,0 +1,266 @@
+//! What the parsers produce: nodes, workloads, bare taint and toleration lists,
+//! `kubectl taint` commands and FailedScheduling events, each with its source location.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+use taintlab_core::{Node, Pod, QosClass, Taint, Toleration};
+
+use crate::diag::{Diagnostic, Location, Severity};
+use crate::event::SchedulingEvent;
+use crate::kubectl::TaintCommandLine;
+use crate::quantity::Quantity;
+
+/// The form a document was written in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Form {
+    /// A YAML document.
+    #[default]
+    Yaml,
+    /// A JSON value.
+    Json,
+    /// `kubectl taint ...` command lines.
+    KubectlTaint,
+    /// `kubectl describe node` output.
+    DescribeNode,
+    /// `kubectl describe pod` output (or just its `Tolerations:` block).
+    DescribePod,
+    /// A FailedScheduling event message, alone or in an events table.
+    EventMessage,
+    /// Bare taint specs such as `dedicated=gpu:NoSchedule`.
+    TaintSpec,
+}
+
+/// One document of the paste.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DocumentInfo {
+    /// 1-based index, as used in every [`Location::document`].
+    pub index: usize,
+    /// How it was read.
+    pub form: Form,
+    /// First line.
+    pub line: usize,
+    /// Last line.
+    pub end_line: usize,
+}
+
+/// A node and where its parts came from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct InputNode {
+    /// The node as the taint logic sees it.
+    pub node: Node,
+    /// Where the object starts (`path` is `items[3]` inside a list).
+    pub location: Location,
+    /// Where each taint of `node.taints` is.
+    pub taint_locations: Vec<Location>,
+    /// Where `spec.unschedulable` is, when present.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unschedulable_location: Option<Location>,
+    /// `status.nodeInfo.kubeletVersion`, when present (tells the cluster's release).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kubelet_version: Option<String>,
+    /// How it was written.
+    pub form: Form,
+}
+
+/// Requests and limits of one container, as written (quantity strings).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ContainerResources {
+    /// Container name.
+    pub name: String,
+    /// Container image.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub image: String,
+    /// `resources.requests`.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub requests: BTreeMap<String, String>,
+    /// `resources.limits`.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub limits: BTreeMap<String, String>,
+}
+
+/// A pod, or the pod template of a workload (Deployment, StatefulSet, DaemonSet,
+/// ReplicaSet, ReplicationController, Job, CronJob, PodTemplate), with what the
+/// scheduling, admission and DaemonSet semantics need beyond [`Pod`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Workload {
+    /// `kind` of the object (`Pod`, `Deployment`, ...).
+    pub kind: String,
+    /// `apiVersion` of the object.
+    pub api_version: String,
+    /// `metadata.name` of the object.
+    pub name: String,
+    /// `metadata.namespace` of the object.
+    pub namespace: String,
+    /// The pod (for templates: named after the workload), with its tolerations,
+    /// `nodeName` and `preemptionPolicy`.
+    pub pod: Pod,
+    /// `spec.priority`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub priority: Option<i32>,
+    /// `spec.priorityClassName`.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub priority_class_name: String,
+    /// `spec.hostNetwork` (DaemonSets then also tolerate network-unavailable).
+    pub host_network: bool,
+    /// `spec.runtimeClassName` (RuntimeClass admission may add tolerations).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub runtime_class_name: String,
+    /// `spec.containers` resources.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub containers: Vec<ContainerResources>,
+    /// `spec.initContainers` resources.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub init_containers: Vec<ContainerResources>,
+    /// The QoS class the input states (`status.qosClass`, describe's `QoS Class:`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stated_qos_class: Option<QosClass>,
+    /// Where the object starts.
+    pub location: Location,
+    /// Where each toleration of `pod.tolerations` is.
+    pub toleration_locations: Vec<Location>,
+    /// How it was written.
+    pub form: Form,
+}
+
+impl Workload {
+    /// The pod's QoS class: the stated one when the input has it (the API server
+    /// computed it), otherwise [`Workload::computed_qos_class`].
+    pub fn qos_class(&self) -> QosClass {
+        self.stated_qos_class
+            .unwrap_or_else(|| self.computed_qos_class())
+    }
+
+    /// The QoS class computed from requests and limits as upstream's `ComputePodQOS`
+    /// does, after API defaulting (a limit without a request sets the request):
+    /// BestEffort without any cpu/memory request or limit; Guaranteed when every
+    /// container (and init container) has cpu and memory limits and the summed
+    /// requests equal the summed limits; Burstable otherwise. Pod-level resources
+    /// (`spec.resources`) are not modelled.
+    pub fn computed_qos_class(&self) -> QosClass {
+        let mut requests: BTreeMap<&str, Quantity> = BTreeMap::new();
+        let mut limits: BTreeMap<&str, Quantity> = BTreeMap::new();
+        let mut guaranteed = true;
+        for c in self.containers.iter().chain(&self.init_containers) {
+            for name in ["cpu", "memory"] {
+                let limit = c.limits.get(name).and_then(|q| Quantity::parse(q));
+                // Defaulting: a missing request takes the limit.
+                let request = match c.requests.get(name) {
+                    Some(q) => Quantity::parse(q),
+                    None => limit,
+                };
+                if let Some(q) = request.filter(|q| q.is_positive()) {
+                    let e = requests.entry(name).or_insert(Quantity::ZERO);
+                    *e = e.plus(q);
+                }
+                match limit.filter(|q| q.is_positive()) {
+                    Some(q) => {
+                        let e = limits.entry(name).or_insert(Quantity::ZERO);
+                        *e = e.plus(q);
+                    }
+                    None => guaranteed = false,
+                }
+            }
+        }
+        if requests.is_empty() && limits.is_empty() {
+            return QosClass::BestEffort;
+        }
+        if guaranteed {
+            guaranteed = requests
+                .iter()
+                .all(|(n, r)| limits.get(n).is_some_and(|l| l == r));
+        }
+        if guaranteed && requests.len() == limits.len() {
+            QosClass::Guaranteed
+        } else {
+            QosClass::Burstable
+        }
+    }
+
+    /// Names of every resource requested by a container or init container, sorted
+    /// (ExtendedResourceToleration reads requests, not limits).
+    pub fn requested_resources(&self) -> BTreeSet<String> {
+        self.containers
+            .iter()
+            .chain(&self.init_containers)
+            .flat_map(|c| c.requests.keys().cloned())
+            .collect()
+    }
+}
+
+/// A bare list of taints (a `taints:` list, a single taint object, taint specs).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TaintList {
+    /// The taints, in order.
+    pub taints: Vec<Taint>,
+    /// Where each one is.
+    pub locations: Vec<Location>,
+    /// Where the list starts.
+    pub location: Location,
+    /// How it was written.
+    pub form: Form,
+}
+
+/// A bare list of tolerations (a `tolerations:` list, a single toleration object, a
+/// describe `Tolerations:` block without its pod).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TolerationList {
+    /// The tolerations, in order.
+    pub tolerations: Vec<Toleration>,
+    /// Where each one is.
+    pub locations: Vec<Location>,
+    /// Where the list starts.
+    pub location: Location,
+    /// How it was written.
+    pub form: Form,
+}
+
+/// Everything read from one paste. Partial success is normal: each document that could
+/// be read contributes its objects even when others failed.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Parsed {
+    /// The documents found, in order.
+    pub documents: Vec<DocumentInfo>,
+    /// Nodes (objects, list items, describe output).
+    pub nodes: Vec<InputNode>,
+    /// Pods and workloads.
+    pub workloads: Vec<Workload>,
+    /// Bare taint lists.
+    pub taint_lists: Vec<TaintList>,
+    /// Bare toleration lists.
+    pub toleration_lists: Vec<TolerationList>,
+    /// `kubectl taint` commands, to apply to nodes.
+    pub taint_commands: Vec<TaintCommandLine>,
+    /// FailedScheduling events.
+    pub events: Vec<SchedulingEvent>,
+    /// Warnings and errors, in input order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Parsed {
+    /// The errors.
+    pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+    }
+
+    /// The warnings.
+    pub fn warnings(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+    }
+
+    /// True when nothing at all was read.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+            && self.workloads.is_empty()
+            && self.taint_lists.is_empty()
+            && self.toleration_lists.is_empty()
+            && self.taint_commands.is_empty()
+            && self.events.is_empty()
+    }
+}

@@ -1,0 +1,784 @@
+//! YAML reader: yaml-rust2's event parser, turned into the located, pruned value tree.
+//!
+//! Scalars resolve with YAML 1.1 rules ([`crate::yaml11`]); merge keys (`<<`) follow
+//! go-yaml v2; anchors are kept per document; alias expansion, nesting depth and the
+//! number of documents are limited ([`Limits`]). A syntax error ends its document only:
+//! reading resumes at the next `---` line, so one broken document does not hide the
+//! others.
+
+use std::collections::HashMap;
+
+use yaml_rust2::parser::{Event, Parser};
+use yaml_rust2::scanner::{Marker, TScalarStyle};
+
+use crate::diag::{Code, Diagnostic, Location};
+use crate::tree::{Ctx, Doc, Entry, Kind, Limits, Pos, Shape, Value, insert};
+use crate::yaml11;
+
+/// Why a document stopped early.
+enum Stop {
+    /// A syntax error: the parser cannot continue.
+    Syntax(Diagnostic),
+    /// A limit or structural error: the rest of the document is skipped.
+    Doc(Diagnostic),
+}
+
+struct Builder<'a> {
+    parser: Parser<core::str::Chars<'a>>,
+    limits: &'a Limits,
+    base_line: u32,
+    doc: usize,
+    anchors: HashMap<usize, (Value, usize)>,
+    alias_nodes: usize,
+    diags: &'a mut Vec<Diagnostic>,
+}
+
+/// Reads a YAML stream. `text` starts at line `base_line + 1` of the paste; documents
+/// are numbered from `first_index`. Returns the documents; problems go to `diags`.
+pub(crate) fn parse_stream(
+    text: &str,
+    base_line: u32,
+    first_index: usize,
+    limits: &Limits,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Doc> {
+    let mut docs = Vec::new();
+    let mut start = 0usize;
+    let mut base = base_line;
+    let mut index = first_index;
+    loop {
+        let slice = text.get(start..).unwrap_or("");
+        let resume_after = parse_part(slice, base, &mut index, limits, &mut docs, diags);
+        let Some(err_line) = resume_after else { break };
+        // Resume at the first `---` line after the error line (1-based, in the slice).
+        match next_document_marker(slice, err_line) {
+            Some((offset, lines_skipped)) => {
+                start += offset;
+                base += lines_skipped;
+            }
+            None => break,
+        }
+        if docs.len() > limits.max_documents {
+            break;
+        }
+    }
+    docs
+}
+
+/// What a pruned copy of a value looks like.
+fn prune_kind(kind: &Kind) -> Kind {
+    match kind {
+        Kind::Map(_) | Kind::Pruned(Shape::Map) => Kind::Pruned(Shape::Map),
+        Kind::Seq(_) | Kind::Pruned(Shape::Seq) => Kind::Pruned(Shape::Seq),
+        _ => Kind::Pruned(Shape::Scalar),
+    }
+}
+
+/// Byte offset and line count of the first line starting with `---` after line `after`
+/// (1-based) of `text`.
+fn next_document_marker(text: &str, after: u32) -> Option<(usize, u32)> {
+    let mut offset = 0usize;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        let n = i as u32 + 1;
+        if n > after.max(1) && line.starts_with("---") {
+            let rest = &line[3..];
+            if rest.is_empty() || rest.starts_with(|c: char| c.is_whitespace()) {
+                return Some((offset, n - 1));
+            }
+        }
+        offset += line.len();
+    }
+    None
+}
+
+/// Parses until the end of `text` or a syntax error; on a syntax error returns its
+/// 1-based line in `text`.
+fn parse_part(
+    text: &str,
+    base_line: u32,
+    index: &mut usize,
+    limits: &Limits,
+    docs: &mut Vec<Doc>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<u32> {
+    let mut b = Builder {
+        parser: Parser::new_from_str(text),
+        limits,
+        base_line,
+        doc: *index,
+        anchors: HashMap::new(),
+        alias_nodes: 0,
+        diags,
+    };
+    loop {
+        let (ev, mark) = match b.parser.next_token() {
+            Ok(x) => x,
+            Err(e) => {
+                let m = *e.marker();
+                b.doc = *index;
+                let d = b.syntax(m, e.info());
+                b.diags.push(d);
+                return Some((m.line() as u32).max(1));
+            }
+        };
+        match ev {
+            Event::StreamStart => {}
+            Event::StreamEnd => return None,
+            Event::DocumentStart => {
+                if docs.len() >= limits.max_documents {
+                    b.diags.push(Diagnostic::error(
+                        Code::TooManyDocuments,
+                        Location::at(*index, b.line(mark) as usize, 0),
+                        format!(
+                            "more than {} documents in one paste; the rest is not read",
+                            limits.max_documents
+                        ),
+                    ));
+                    return None;
+                }
+                b.doc = *index;
+                b.anchors.clear();
+                b.alias_nodes = 0;
+                let line = b.line(mark);
+                // On a syntax error, resume after the start of this document: errors
+                // such as an unclosed bracket are found late, and the next `---` may
+                // come before the place the parser gives up.
+                let doc_start = (mark.line() as u32).max(1);
+                let result = b.document();
+                *index += 1;
+                match result {
+                    Ok(root) => docs.push(Doc {
+                        index: b.doc,
+                        line,
+                        root: Some(root),
+                    }),
+                    Err(Stop::Doc(d)) => {
+                        b.diags.push(d);
+                        docs.push(Doc {
+                            index: b.doc,
+                            line,
+                            root: None,
+                        });
+                        if let Err(Stop::Syntax(d)) = b.drain_document() {
+                            b.diags.push(d);
+                            return Some(doc_start);
+                        }
+                    }
+                    Err(Stop::Syntax(d)) => {
+                        b.diags.push(d);
+                        docs.push(Doc {
+                            index: b.doc,
+                            line,
+                            root: None,
+                        });
+                        return Some(doc_start);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Builder<'_> {
+    fn line(&self, m: Marker) -> u32 {
+        (m.line() as u32).saturating_add(self.base_line)
+    }
+
+    fn pos(&self, m: Marker) -> Pos {
+        Pos {
+            line: self.line(m),
+            col: m.col() as u32 + 1,
+        }
+    }
+
+    fn loc(&self, p: Pos) -> Location {
+        Location::at(self.doc, p.line as usize, p.col as usize)
+    }
+
+    fn syntax(&self, m: Marker, info: &str) -> Diagnostic {
+        let p = self.pos(m);
+        if info.contains("recursion limit") {
+            return Diagnostic::error(
+                Code::TooDeep,
+                self.loc(p),
+                "nesting is too deep for the YAML reader; Kubernetes objects need far fewer levels, so the document is not read",
+            );
+        }
+        Diagnostic::error(
+            Code::YamlSyntax,
+            self.loc(p),
+            format!("this is not valid YAML: {info}"),
+        )
+    }
+
+    fn next(&mut self) -> Result<(Event, Marker), Stop> {
+        match self.parser.next_token() {
+            Ok(x) => Ok(x),
+            Err(e) => Err(Stop::Syntax(self.syntax(*e.marker(), e.info()))),
+        }
+    }
+
+    fn document(&mut self) -> Result<Value, Stop> {
+        let (ev, mark) = self.next()?;
+        let root = self.build(ev, mark, Ctx::Object, 1)?;
+        let (ev, mark) = self.next()?;
+        if ev != Event::DocumentEnd {
+            return Err(Stop::Syntax(
+                self.syntax(mark, "expected the end of the document"),
+            ));
+        }
+        Ok(root)
+    }
+
+    /// Skips events up to the end of the current document.
+    fn drain_document(&mut self) -> Result<(), Stop> {
+        loop {
+            let (ev, _) = self.next()?;
+            if matches!(ev, Event::DocumentEnd | Event::StreamEnd) {
+                return Ok(());
+            }
+        }
+    }
+
+    fn too_deep(&self, m: Marker) -> Stop {
+        Stop::Doc(Diagnostic::error(
+            Code::TooDeep,
+            self.loc(self.pos(m)),
+            format!(
+                "nesting is deeper than {} levels; Kubernetes objects need far fewer, so the document is not read",
+                self.limits.max_depth
+            ),
+        ))
+    }
+
+    fn build(&mut self, ev: Event, mark: Marker, ctx: Ctx, depth: usize) -> Result<Value, Stop> {
+        let pos = self.pos(mark);
+        match ev {
+            Event::Scalar(text, style, anchor, tag) => {
+                let kind = self.scalar(text, style, tag.as_ref(), pos)?;
+                let v = Value::new(pos, kind);
+                if anchor > 0 {
+                    self.anchors.insert(anchor, (v.clone(), 1));
+                }
+                Ok(v)
+            }
+            Event::Alias(id) => self.alias(id, pos),
+            Event::SequenceStart(anchor, _) => {
+                if depth > self.limits.max_depth {
+                    return Err(self.too_deep(mark));
+                }
+                let ctx = if anchor > 0 { Ctx::Any } else { ctx };
+                let v = if ctx.keeps_seq() {
+                    let elem = ctx.element();
+                    let mut items = Vec::new();
+                    loop {
+                        let (ev, m) = self.next()?;
+                        if ev == Event::SequenceEnd {
+                            break;
+                        }
+                        items.push(self.build(ev, m, elem, depth + 1)?);
+                    }
+                    Value::new(pos, Kind::Seq(items))
+                } else {
+                    self.skip(depth)?;
+                    Value::new(pos, Kind::Pruned(Shape::Seq))
+                };
+                if anchor > 0 {
+                    let n = v.node_count();
+                    self.anchors.insert(anchor, (v.clone(), n));
+                }
+                Ok(v)
+            }
+            Event::MappingStart(anchor, _) => {
+                if depth > self.limits.max_depth {
+                    return Err(self.too_deep(mark));
+                }
+                let ctx = if anchor > 0 { Ctx::Any } else { ctx };
+                let v = if ctx.keeps_map() {
+                    self.mapping(pos, ctx, depth)?
+                } else {
+                    self.skip(depth)?;
+                    Value::new(pos, Kind::Pruned(Shape::Map))
+                };
+                if anchor > 0 {
+                    let n = v.node_count();
+                    self.anchors.insert(anchor, (v.clone(), n));
+                }
+                Ok(v)
+            }
+            _ => Err(Stop::Syntax(self.syntax(mark, "unexpected event"))),
+        }
+    }
+
+    fn alias(&mut self, id: usize, pos: Pos) -> Result<Value, Stop> {
+        let Some((v, n)) = self.anchors.get(&id) else {
+            return Err(Stop::Doc(Diagnostic::error(
+                Code::UnknownAnchor,
+                self.loc(pos),
+                "this alias names an anchor that is not defined earlier in the same document",
+            )));
+        };
+        self.alias_nodes = self.alias_nodes.saturating_add(*n);
+        if self.alias_nodes > self.limits.max_alias_nodes {
+            return Err(Stop::Doc(Diagnostic::error(
+                Code::AliasBomb,
+                self.loc(pos),
+                format!(
+                    "aliases in this document expand to more than {} nodes (an \"alias bomb\"); the document is not read",
+                    self.limits.max_alias_nodes
+                ),
+            )));
+        }
+        let mut v = v.clone();
+        v.pos = pos;
+        Ok(v)
+    }
+
+    /// Skips the rest of a collection whose start was consumed. Anchors inside are
+    /// still built, since aliases elsewhere may use them.
+    fn skip(&mut self, depth: usize) -> Result<(), Stop> {
+        let mut level = 1usize;
+        while level > 0 {
+            let (ev, mark) = self.next()?;
+            match ev {
+                Event::SequenceStart(a, _) | Event::MappingStart(a, _) if a > 0 => {
+                    self.build(ev, mark, Ctx::Any, depth + level)?;
+                }
+                Event::SequenceStart(..) | Event::MappingStart(..) => {
+                    level += 1;
+                    if depth + level > self.limits.max_depth + 1 {
+                        return Err(self.too_deep(mark));
+                    }
+                }
+                Event::SequenceEnd | Event::MappingEnd => level -= 1,
+                Event::Scalar(_, _, a, _) if a > 0 => {
+                    self.build(ev, mark, Ctx::Any, depth + level)?;
+                }
+                Event::Alias(id) if !self.anchors.contains_key(&id) => {
+                    self.alias(id, self.pos(mark))?;
+                }
+                Event::DocumentEnd | Event::StreamEnd => {
+                    return Err(Stop::Syntax(
+                        self.syntax(mark, "unexpected end of document"),
+                    ));
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn mapping(&mut self, pos: Pos, ctx: Ctx, depth: usize) -> Result<Value, Stop> {
+        let mut entries: Vec<Entry> = Vec::new();
+        let mut merged: Vec<String> = Vec::new();
+        let mut first_key: Option<Pos> = None;
+        loop {
+            let (ev, m) = self.next()?;
+            if ev == Event::MappingEnd {
+                break;
+            }
+            let key_pos = self.pos(m);
+            first_key.get_or_insert(key_pos);
+            let key = match ev {
+                Event::Scalar(text, style, anchor, tag) => {
+                    let merge = style == TScalarStyle::Plain && tag.is_none() && text == "<<";
+                    let kind = self.scalar(text, style, tag.as_ref(), key_pos)?;
+                    if anchor > 0 {
+                        self.anchors
+                            .insert(anchor, (Value::new(key_pos, kind.clone()), 1));
+                    }
+                    if merge {
+                        let (ev, m) = self.next()?;
+                        let v = self.build(ev, m, Ctx::Any, depth + 1)?;
+                        self.merge(&mut entries, &mut merged, v)?;
+                        continue;
+                    }
+                    self.key_string(&kind, key_pos)
+                }
+                Event::Alias(id) => {
+                    let v = self.alias(id, key_pos)?;
+                    self.key_string(&v.kind, key_pos)
+                }
+                other => {
+                    // A collection as a key: skip it and its value.
+                    self.build(other, m, Ctx::Scalar, depth + 1)?;
+                    Err(Diagnostic::error(
+                        Code::BadKey,
+                        self.loc(key_pos),
+                        "a list or an object is used as a map key; JSON, and so Kubernetes, only has string keys",
+                    ))
+                }
+            };
+            let (ev, m) = self.next()?;
+            match key {
+                Ok(key) => {
+                    let child = ctx.field(&key);
+                    let value = match child {
+                        Some(c) => self.build(ev, m, c, depth + 1)?,
+                        None if ctx.keeps_pruned_keys() => self.prune(ev, m, depth + 1)?,
+                        None => {
+                            self.prune(ev, m, depth + 1)?;
+                            continue;
+                        }
+                    };
+                    let was_merged = merged.contains(&key);
+                    if let Some(prev) = insert(
+                        &mut entries,
+                        Entry {
+                            key: key.clone(),
+                            key_pos,
+                            value,
+                        },
+                    ) {
+                        if was_merged {
+                            merged.retain(|k| *k != key);
+                        } else {
+                            self.diags.push(Diagnostic::warning(
+                                Code::DuplicateKey,
+                                self.loc(key_pos),
+                                format!(
+                                    "key \"{key}\" appears twice in this mapping (first on line {}); the last one wins, and kubectl --validate=strict rejects the object",
+                                    prev.line
+                                ),
+                            ));
+                        }
+                    }
+                }
+                Err(d) => {
+                    self.diags.push(d);
+                    self.prune(ev, m, depth + 1)?;
+                }
+            }
+        }
+        let pos = first_key.unwrap_or(pos);
+        Ok(Value::new(pos, Kind::Map(entries)))
+    }
+
+    /// A value whose content the schema does not need: collections are skipped,
+    /// scalars are kept as pruned markers too (their text is not needed).
+    fn prune(&mut self, ev: Event, mark: Marker, depth: usize) -> Result<Value, Stop> {
+        let pos = self.pos(mark);
+        match ev {
+            Event::SequenceStart(a, _) | Event::MappingStart(a, _) if a > 0 => {
+                let v = self.build(ev, mark, Ctx::Any, depth)?;
+                Ok(Value::new(pos, prune_kind(&v.kind)))
+            }
+            Event::SequenceStart(..) => {
+                if depth > self.limits.max_depth {
+                    return Err(self.too_deep(mark));
+                }
+                self.skip(depth)?;
+                Ok(Value::new(pos, Kind::Pruned(Shape::Seq)))
+            }
+            Event::MappingStart(..) => {
+                if depth > self.limits.max_depth {
+                    return Err(self.too_deep(mark));
+                }
+                self.skip(depth)?;
+                Ok(Value::new(pos, Kind::Pruned(Shape::Map)))
+            }
+            Event::Scalar(_, _, a, _) if a > 0 => {
+                self.build(ev, mark, Ctx::Any, depth)?;
+                Ok(Value::new(pos, Kind::Pruned(Shape::Scalar)))
+            }
+            Event::Scalar(..) => Ok(Value::new(pos, Kind::Pruned(Shape::Scalar))),
+            other => {
+                let v = self.build(other, mark, Ctx::Scalar, depth)?;
+                Ok(Value::new(pos, prune_kind(&v.kind)))
+            }
+        }
+    }
+
+    /// go-yaml v2 merge: a mapping, or a list of mappings where earlier ones win; merged
+    /// keys replace earlier keys, and later explicit keys replace merged ones.
+    fn merge(
+        &mut self,
+        entries: &mut Vec<Entry>,
+        merged: &mut Vec<String>,
+        v: Value,
+    ) -> Result<(), Stop> {
+        let wrong = |b: &Self, p: Pos| {
+            Stop::Doc(Diagnostic::error(
+                Code::WrongType,
+                b.loc(p),
+                "a merge key (<<) needs an object or a list of objects as its value",
+            ))
+        };
+        let maps: Vec<Value> = match v.kind {
+            Kind::Map(_) => vec![v],
+            Kind::Seq(items) => {
+                let mut out = Vec::new();
+                for item in items.into_iter().rev() {
+                    if !matches!(item.kind, Kind::Map(_)) {
+                        return Err(wrong(self, item.pos));
+                    }
+                    out.push(item);
+                }
+                out
+            }
+            _ => return Err(wrong(self, v.pos)),
+        };
+        for m in maps {
+            if let Kind::Map(es) = m.kind {
+                for e in es {
+                    if !merged.contains(&e.key) {
+                        merged.push(e.key.clone());
+                    }
+                    insert(entries, e);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The JSON key sigs.k8s.io/yaml makes of a YAML key.
+    fn key_string(&self, kind: &Kind, pos: Pos) -> Result<String, Diagnostic> {
+        let bad = |what: &str| {
+            Diagnostic::error(
+                Code::BadKey,
+                self.loc(pos),
+                format!(
+                    "{what} cannot be a map key: kubectl cannot convert it to JSON (quote the key)"
+                ),
+            )
+        };
+        match kind {
+            Kind::Str(s) => Ok(s.clone()),
+            Kind::Bool(b, _) => Ok(if *b { "true".into() } else { "false".into() }),
+            Kind::Null(_) => Err(bad("null")),
+            Kind::Num(n) => {
+                if n.float {
+                    let f: f64 = match n.source.as_str() {
+                        s if s.contains("nan") || s.contains("NaN") || s.contains("NAN") => {
+                            f64::NAN
+                        }
+                        s if s.starts_with('-') && n.json.is_empty() => f64::NEG_INFINITY,
+                        _ if n.json.is_empty() => f64::INFINITY,
+                        _ => n.json.parse().unwrap_or(0.0),
+                    };
+                    Ok(yaml11::go_format_float32_g(f))
+                } else if n.json.parse::<i64>().is_ok() {
+                    Ok(n.json.clone())
+                } else {
+                    Err(bad("an integer this large"))
+                }
+            }
+            _ => Err(bad("this value")),
+        }
+    }
+
+    fn scalar(
+        &mut self,
+        text: String,
+        style: TScalarStyle,
+        tag: Option<&yaml_rust2::parser::Tag>,
+        pos: Pos,
+    ) -> Result<Kind, Stop> {
+        let core_tag = tag.and_then(|t| {
+            (t.handle == "tag:yaml.org,2002:" || t.handle == "!!").then_some(t.suffix.as_str())
+        });
+        let Some(tag_name) = core_tag else {
+            if tag.is_some() || style != TScalarStyle::Plain {
+                return Ok(Kind::Str(text));
+            }
+            return Ok(yaml11::resolve_plain(&text));
+        };
+        let resolved = yaml11::resolve_plain(&text);
+        let ok = match (tag_name, &resolved) {
+            ("str" | "binary" | "timestamp", _) => return Ok(Kind::Str(text)),
+            ("null", Kind::Null(_)) | ("bool", Kind::Bool(..)) => true,
+            ("int", Kind::Num(n)) => !n.float,
+            ("float", Kind::Num(n)) => {
+                if !n.float {
+                    // go-yaml turns an integer tagged !!float into a float64.
+                    let f: f64 = n.json.parse().unwrap_or(0.0);
+                    return Ok(Kind::Num(Box::new(crate::tree::Number {
+                        json: yaml11::go_json_float(f),
+                        source: n.source.clone(),
+                        float: true,
+                    })));
+                }
+                true
+            }
+            ("merge", _) => return Ok(Kind::Str(text)),
+            _ => false,
+        };
+        if ok {
+            Ok(resolved)
+        } else {
+            Err(Stop::Doc(Diagnostic::error(
+                Code::WrongType,
+                self.loc(pos),
+                format!(
+                    "`{text}` cannot be read as !!{tag_name} (kubectl: cannot decode `{text}` as a !!{tag_name})"
+                ),
+            )))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> (Vec<Doc>, Vec<Diagnostic>) {
+        let mut diags = Vec::new();
+        let docs = parse_stream(text, 0, 1, &Limits::default(), &mut diags);
+        (docs, diags)
+    }
+
+    fn root(text: &str) -> Value {
+        let (docs, diags) = parse(text);
+        assert!(diags.is_empty(), "{diags:?}");
+        docs.into_iter()
+            .next()
+            .and_then(|d| d.root)
+            .expect("a document")
+    }
+
+    #[test]
+    fn builds_positions_and_prunes() {
+        let v = root(
+            "kind: Node\nstatus:\n  images:\n  - names: [a]\n  conditions:\n  - type: Ready\n    status: \"True\"\n",
+        );
+        let status = &v.get("status").unwrap().value;
+        // Pruned, and dropped entirely where no unknown-field check needs the key.
+        assert!(status.get("images").is_none());
+        let v2 = root("kind: Node\nspec:\n  images: [a]\n");
+        assert_eq!(
+            v2.get("spec")
+                .unwrap()
+                .value
+                .get("images")
+                .unwrap()
+                .value
+                .kind,
+            Kind::Pruned(Shape::Seq)
+        );
+        let conds = &status.get("conditions").unwrap().value;
+        let Kind::Seq(items) = &conds.kind else {
+            panic!()
+        };
+        let t = items[0].get("type").unwrap();
+        assert_eq!(t.key_pos, Pos { line: 6, col: 5 });
+        assert_eq!(t.value.pos, Pos { line: 6, col: 11 });
+    }
+
+    #[test]
+    fn resolves_yaml_1_1_scalars_only_when_plain() {
+        let r =
+            root("tolerations:\n- a: yes\n  b: 'yes'\n  c: !!str yes\n  d: 0x1F\n  e: |\n    on\n");
+        let Kind::Seq(items) = &r.get("tolerations").unwrap().value.kind else {
+            panic!()
+        };
+        let v = &items[0];
+        assert!(matches!(
+            v.get("a").unwrap().value.kind,
+            Kind::Bool(true, _)
+        ));
+        assert_eq!(v.get("b").unwrap().value.kind, Kind::Str("yes".into()));
+        assert_eq!(v.get("c").unwrap().value.kind, Kind::Str("yes".into()));
+        assert!(matches!(&v.get("d").unwrap().value.kind, Kind::Num(n) if n.json == "31"));
+        assert_eq!(v.get("e").unwrap().value.kind, Kind::Str("on\n".into()));
+    }
+
+    #[test]
+    fn anchors_and_merge_keys() {
+        let v = root(
+            "x-base: &base {key: a, operator: Exists}\ntolerations:\n- <<: *base\n  effect: NoSchedule\n- *base\n",
+        );
+        let Kind::Seq(items) = &v.get("tolerations").unwrap().value.kind else {
+            panic!()
+        };
+        assert_eq!(
+            items[0].get("key").unwrap().value.kind,
+            Kind::Str("a".into())
+        );
+        assert_eq!(
+            items[0].get("effect").unwrap().value.kind,
+            Kind::Str("NoSchedule".into())
+        );
+        assert_eq!(
+            items[1].get("operator").unwrap().value.kind,
+            Kind::Str("Exists".into())
+        );
+        assert_eq!(items[1].pos.line, 5);
+    }
+
+    #[test]
+    fn merge_precedence_like_go_yaml_v2() {
+        let v = root("a: &a {k: 1, j: 1}\nb: &b {k: 2}\ntolerations:\n- k: 0\n  <<: [*b, *a]\n");
+        let Kind::Seq(items) = &v.get("tolerations").unwrap().value.kind else {
+            panic!()
+        };
+        let c = &items[0];
+        // Merged after the explicit key, so the merge wins; among merged maps the
+        // earlier (*b) wins.
+        assert!(matches!(&c.get("k").unwrap().value.kind, Kind::Num(n) if n.json == "2"));
+        assert!(matches!(&c.get("j").unwrap().value.kind, Kind::Num(n) if n.json == "1"));
+    }
+
+    #[test]
+    fn alias_bomb_is_stopped() {
+        let mut text = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..10 {
+            let p = i - 1;
+            text.push_str(&format!(
+                "a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"
+            ));
+        }
+        let t = std::time::Instant::now();
+        let (docs, diags) = parse(&text);
+        assert!(t.elapsed().as_secs() < 2);
+        assert!(docs[0].root.is_none());
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0].code, Code::AliasBomb);
+    }
+
+    #[test]
+    fn deep_nesting_is_stopped() {
+        let text = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        let (docs, diags) = parse(&text);
+        assert!(docs.iter().all(|d| d.root.is_none()));
+        assert_eq!(diags[0].code, Code::TooDeep);
+        let text = format!("a: {}{}", "{b: ".repeat(5000), "}".repeat(5000));
+        let (_, diags) = parse(&text);
+        assert_eq!(diags[0].code, Code::TooDeep);
+        // Block nesting, which the YAML reader itself does not limit.
+        let text = format!("tolerations:\n{}x\n", "- ".repeat(5000));
+        let t = std::time::Instant::now();
+        let (docs, diags) = parse(&text);
+        assert!(t.elapsed().as_secs() < 2);
+        assert!(docs[0].root.is_none());
+        assert_eq!(diags[0].code, Code::TooDeep);
+        assert_eq!(diags[0].location.line, 2);
+    }
+
+    #[test]
+    fn syntax_error_keeps_other_documents() {
+        let (docs, diags) = parse("kind: A\n---\nkind: [B\n---\nkind: C\n");
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0].code, Code::YamlSyntax);
+        assert_eq!(diags[0].location.document, 2);
+        let kinds: Vec<_> = docs.iter().map(|d| (d.index, d.root.is_some())).collect();
+        assert_eq!(kinds, vec![(1, true), (2, false), (3, true)]);
+        assert_eq!(docs[2].line, 4);
+    }
+
+    #[test]
+    fn duplicate_keys_warn_and_last_wins() {
+        let (docs, diags) = parse("key: a\nkey: b\n");
+        assert_eq!(diags[0].code, Code::DuplicateKey);
+        let v = docs[0].root.as_ref().unwrap();
+        assert_eq!(v.get("key").unwrap().value.kind, Kind::Str("b".into()));
+    }
+
+    #[test]
+    fn keys_convert_like_sigs_yaml() {
+        let v = root("labels: {1: a, true: b, 1.5: c, on: d}\nmetadata:\n  labels: {1: a}\n");
+        let _ = v;
+        let (_, diags) = parse("metadata:\n  labels:\n    ~: a\n");
+        assert_eq!(diags[0].code, Code::BadKey);
+    }
+}
