@@ -175,7 +175,7 @@ fn conformance(dirs: &[String]) -> Result<(), String> {
 
 fn bench(extra: &[String]) -> Result<(), String> {
     let mut c = cargo();
-    c.args(["bench", "--locked", "-p", "taintlab-core"]);
+    c.args(["bench", "--locked", "-p", "taintlab-core", "-p", "taintlab-input"]);
     if !extra.is_empty() {
         c.arg("--").args(extra);
     }
