@@ -1,0 +1,82 @@
+//! The background worker, a separate wasm module that Trunk builds next to the page's
+//! and that the page starts only when it needs it: it reads large pastes (so typing
+//! never waits) and runs the Kubewarden policy's decision function (so the policy's code
+//! is not part of the page's initial download). See `taintlab_web::worker` for the
+//! messages.
+
+use std::cell::RefCell;
+
+use taintlab_web::parse::{PaneKind, parse_pane, to_worker_json};
+use taintlab_web::policy::PolicyWorker;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+thread_local! {
+    static POLICY: RefCell<PolicyWorker> = RefCell::new(PolicyWorker::default());
+}
+
+fn get(data: &JsValue, key: &str) -> JsValue {
+    js_sys::Reflect::get(data, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+fn handle(scope: &DedicatedWorkerGlobalScope, data: &JsValue) {
+    let now = || scope.performance().map(|p| p.now()).unwrap_or(0.0);
+    let t0 = now();
+    let op = get(data, "op").as_string().unwrap_or_default();
+    let out = match op.as_str() {
+        "parse" => {
+            let text = get(data, "bytes")
+                .dyn_into::<js_sys::Uint8Array>()
+                .ok()
+                .map(|b| {
+                    String::from_utf8(b.to_vec())
+                        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+                })
+                .unwrap_or_default();
+            let kind = if get(data, "kind").as_f64() == Some(0.0) {
+                PaneKind::Nodes
+            } else {
+                PaneKind::Pods
+            };
+            Ok(to_worker_json(&parse_pane(&text, kind)))
+        }
+        "policy" => {
+            let state = get(data, "state").as_string().unwrap_or_default();
+            let nodes = get(data, "nodes").as_string();
+            let pods = get(data, "pods").as_string();
+            Ok(POLICY.with(|p| p.borrow_mut().run(&state, nodes, pods)))
+        }
+        other => Err(format!("unknown request {other:?}")),
+    };
+    let reply = js_sys::Object::new();
+    let set = |k: &str, v: &JsValue| {
+        let _ = js_sys::Reflect::set(&reply, &JsValue::from_str(k), v);
+    };
+    set("id", &get(data, "id"));
+    match out {
+        Ok(out) => {
+            set("out", &JsValue::from_str(&out));
+            set("ms", &JsValue::from_f64(now() - t0));
+        }
+        Err(e) => set("error", &JsValue::from_str(&e)),
+    }
+    let _ = scope.post_message(&reply);
+}
+
+fn main() {
+    let Ok(scope) = js_sys::global().dyn_into::<DedicatedWorkerGlobalScope>() else {
+        return;
+    };
+    let inner = scope.clone();
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+        handle(&inner, &e.data());
+    });
+    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    // The handler lives as long as the worker.
+    on_message.forget();
+    // Tell the page that messages can be sent now.
+    let ready = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&ready, &JsValue::from_str("ready"), &JsValue::TRUE);
+    let _ = scope.post_message(&ready);
+}

@@ -1,0 +1,404 @@
+//! The pod × node matrix: schedulable, PreferNoSchedule penalty, blocked, would be
+//! evicted, with the normalized TaintToleration score. A keyboard grid: one cell is in
+//! the tab order, the arrow keys move, Enter selects the cell to explain.
+
+use std::rc::Rc;
+
+use taintlab_core::eviction::{EvictionDelay, NoExecuteVerdict};
+use taintlab_core::scheduling::Verdict;
+use web_sys::HtmlElement;
+use yew::prelude::*;
+
+use crate::analysis::{Analysis, CellKind, CellView};
+use crate::i18n::{K, T, use_t};
+use crate::store::{Action, Selection};
+
+/// Above this many nodes, columns are node classes (nodes with identical taints and
+/// cordon state), which the scheduler evaluates once anyway.
+pub const GROUP_ABOVE: usize = 60;
+/// Rows drawn at most.
+pub const MAX_ROWS: usize = 500;
+
+/// A column: one node, or a class of identical nodes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Column {
+    /// The node used for the column's cells (the class's first node).
+    pub node: usize,
+    /// Header text.
+    pub label: String,
+    /// Nodes in the column.
+    pub count: usize,
+    /// Node names, for the tooltip.
+    pub title: String,
+}
+
+/// The columns of the matrix.
+pub fn columns(a: &Analysis) -> Vec<Column> {
+    if a.nodes.len() <= GROUP_ABOVE {
+        return a
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| Column {
+                node: i,
+                label: n.node.name.clone(),
+                count: 1,
+                title: n.node.name.clone(),
+            })
+            .collect();
+    }
+    let classes = a.result.node_classes();
+    classes
+        .classes()
+        .iter()
+        .enumerate()
+        .map(|(ci, c)| {
+            let names: Vec<&str> = classes
+                .members(ci)
+                .take(5)
+                .filter_map(|i| a.nodes.get(i).map(|n| n.node.name.as_str()))
+                .collect();
+            let first = a
+                .nodes
+                .get(c.first_node)
+                .map(|n| n.node.name.clone())
+                .unwrap_or_default();
+            let more = if c.nodes > names.len() { ", …" } else { "" };
+            Column {
+                node: c.first_node,
+                label: if c.nodes > 1 {
+                    format!("{first} +{}", c.nodes - 1)
+                } else {
+                    first
+                },
+                count: c.nodes,
+                title: format!("{}{more}", names.join(", ")),
+            }
+        })
+        .collect()
+}
+
+fn symbol(c: &CellView) -> &'static str {
+    match c.kind {
+        CellKind::Schedulable => "✓",
+        CellKind::Penalized => "◐",
+        CellKind::Blocked => "✗",
+        CellKind::Elsewhere => "–",
+        CellKind::BoundHere => "●",
+    }
+}
+
+fn eviction_badge(c: &CellView) -> Option<String> {
+    let relevant = matches!(
+        c.kind,
+        CellKind::Schedulable | CellKind::Penalized | CellKind::BoundHere
+    );
+    if !relevant {
+        return None;
+    }
+    match c.eviction {
+        NoExecuteVerdict::Tolerated(EvictionDelay::After { seconds }) => {
+            Some(format!("⏱{seconds}s"))
+        }
+        NoExecuteVerdict::Tolerated(EvictionDelay::Immediate) | NoExecuteVerdict::Untolerated => {
+            Some("⚡".into())
+        }
+        _ => None,
+    }
+}
+
+/// The sentence a screen reader hears for a cell.
+pub fn cell_sentence(t: T, c: &CellView) -> String {
+    let mut parts = vec![match c.kind {
+        CellKind::Schedulable => t.s(K::Schedulable).to_string(),
+        CellKind::Penalized => t.s(K::Penalized).to_string(),
+        CellKind::Blocked => t.s(K::Blocked).to_string(),
+        CellKind::Elsewhere => t.s(K::Elsewhere).to_string(),
+        CellKind::BoundHere => t.s(K::BoundHere).to_string(),
+    }];
+    if let Some(s) = c.score {
+        parts.push(t.f(K::ScoreLabel, &[&s.to_string()]));
+    }
+    if eviction_badge(c).is_some() {
+        parts.push(match c.eviction {
+            NoExecuteVerdict::Tolerated(EvictionDelay::After { seconds }) => {
+                t.f(K::EvictedAfter, &[&seconds.to_string()])
+            }
+            _ => t.s(K::EvictedNow).to_string(),
+        });
+    }
+    parts.join(", ")
+}
+
+fn cell_class(c: &CellView) -> &'static str {
+    match c.kind {
+        CellKind::Schedulable => "ok",
+        CellKind::Penalized => "warn",
+        CellKind::Blocked => "bad",
+        CellKind::Elsewhere => "none",
+        CellKind::BoundHere => "bound",
+    }
+}
+
+/// Properties of [`Matrix`].
+#[derive(Properties, PartialEq)]
+pub struct MatrixProps {
+    /// The analysis.
+    pub analysis: Rc<Analysis>,
+    /// The selected cell.
+    pub selected: Option<Selection>,
+    /// State changes.
+    pub dispatch: Callback<Action>,
+}
+
+/// One row's content; rows whose content did not change are not re-rendered, so typing
+/// in one pod's YAML redraws one row, not the whole grid.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RowData {
+    /// Row index.
+    pub row: usize,
+    /// Pod label.
+    pub label: String,
+    /// Object kind.
+    pub kind: String,
+    /// Feasible nodes, or `None` when the pod is pending / rejected / bound.
+    pub badge: Badge,
+    /// The cells, one per column.
+    pub cells: Vec<Option<CellView>>,
+}
+
+/// The row header's badge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Badge {
+    /// Rejected at admission.
+    Rejected,
+    /// Fits nowhere.
+    Pending,
+    /// Fits on this many of that many nodes.
+    Fits(usize, usize),
+    /// Bound with spec.nodeName.
+    None,
+}
+
+/// Properties of [`MatrixRow`].
+#[derive(Properties, PartialEq)]
+pub struct MatrixRowProps {
+    /// The row.
+    pub data: RowData,
+    /// Column labels (shared).
+    pub columns: Rc<Vec<Column>>,
+    /// The selected column in this row, if the selection is here.
+    pub selected: Option<usize>,
+    /// The column in the tab order, if it is in this row.
+    pub focus: Option<usize>,
+    /// A cell was chosen: (row, column index).
+    pub on_pick: Callback<(usize, usize)>,
+}
+
+/// One row of the matrix.
+#[function_component(MatrixRow)]
+pub fn matrix_row(props: &MatrixRowProps) -> Html {
+    let t = use_t();
+    let d = &props.data;
+    let r = d.row;
+    let badge = match d.badge {
+        Badge::Rejected => html! { <span class="badge bad">{t.s(K::Rejected)}</span> },
+        Badge::Pending => html! { <span class="badge bad">{t.s(K::Pending)}</span> },
+        Badge::Fits(n, of) => {
+            html! { <span class="badge">{t.f(K::FitsOn, &[&n.to_string(), &of.to_string()])}</span> }
+        }
+        Badge::None => Html::default(),
+    };
+    html! {
+        <tr>
+            <th scope="row" class="pod-name">
+                <span class="name">{d.label.clone()}</span>
+                <span class="kind">{d.kind.clone()}</span>
+                {badge}
+            </th>
+            { for d.cells.iter().enumerate().map(|(ci, cell)| {
+                let Some(cell) = cell else { return html!{ <td></td> } };
+                let col = props.columns.get(ci).map(|c| c.label.as_str()).unwrap_or_default();
+                let selected = props.selected == Some(ci);
+                let onclick = {
+                    let pick = props.on_pick.clone();
+                    Callback::from(move |_| pick.emit((r, ci)))
+                };
+                let score = cell.score.map(|s| s.to_string()).unwrap_or_default();
+                let reason = match cell.verdict {
+                    Verdict::Unschedulable => t.s(K::CellCordon),
+                    Verdict::Untolerated { .. } => t.s(K::CellTaint),
+                    _ => "",
+                };
+                html! {
+                    <td role="gridcell" aria-selected={if selected { "true" } else { "false" }}>
+                        <button type="button" id={format!("cell-{r}-{ci}")}
+                            class={classes!("cell", cell_class(cell), selected.then_some("selected"))}
+                            tabindex={if props.focus == Some(ci) { "0" } else { "-1" }}
+                            aria-label={format!("{} — {}: {}", d.label, col, cell_sentence(t, cell))} {onclick}>
+                            <span class="sym" aria-hidden="true">{symbol(cell)}</span>
+                            <span class="score" aria-hidden="true">{ if score.is_empty() { reason.to_string() } else { score } }</span>
+                            if let Some(b) = eviction_badge(cell) { <span class="evict" aria-hidden="true">{b}</span> }
+                        </button>
+                    </td>
+                }
+            }) }
+        </tr>
+    }
+}
+
+/// The rows' content.
+pub fn rows(a: &Analysis, cols: &[Column]) -> Vec<RowData> {
+    (0..a.pods.len().min(MAX_ROWS))
+        .map(|r| {
+            let pod = &a.pods[r];
+            let badge = if pod.rejection.is_some() {
+                Badge::Rejected
+            } else if a.message(r).is_some() {
+                Badge::Pending
+            } else if pod.pod.node_name.is_empty() {
+                Badge::Fits(a.result.feasible_nodes(r).unwrap_or(0), a.nodes.len())
+            } else {
+                Badge::None
+            };
+            RowData {
+                row: r,
+                label: pod.label(),
+                kind: pod.kind.clone(),
+                badge,
+                cells: cols.iter().map(|c| a.cell(r, c.node)).collect(),
+            }
+        })
+        .collect()
+}
+
+/// The matrix.
+#[function_component(Matrix)]
+pub fn matrix(props: &MatrixProps) -> Html {
+    let t = use_t();
+    let a = &props.analysis;
+    // Columns keep their identity while their content is unchanged, so rows whose
+    // content is unchanged are not re-rendered.
+    let cols_cache = use_mut_ref(|| Rc::new(Vec::<Column>::new()));
+    let cols: Rc<Vec<Column>> = {
+        let fresh = columns(a);
+        let mut cache = cols_cache.borrow_mut();
+        if **cache != fresh {
+            *cache = Rc::new(fresh);
+        }
+        cache.clone()
+    };
+    let data = use_memo((props.analysis.clone(), cols.clone()), |(a, c)| rows(a, c));
+    let focus = use_state(|| (0usize, 0usize));
+    let on_pick = {
+        let set_focus = focus.setter();
+        use_callback(
+            (props.dispatch.clone(), cols.clone()),
+            move |(r, ci): (usize, usize), (dispatch, cols)| {
+                set_focus.set((r, ci));
+                if let Some(c) = cols.get(ci) {
+                    dispatch.emit(Action::Select(Some(Selection {
+                        pod: r,
+                        node: c.node,
+                    })));
+                }
+            },
+        )
+    };
+    if a.nodes.is_empty() || a.pods.is_empty() {
+        return html! {
+            <p class="empty">{ if a.nodes.is_empty() && a.pods.is_empty() { t.s(K::EmptyResults) } else if a.nodes.is_empty() { t.s(K::NoNodes) } else { t.s(K::NoPods) } }</p>
+        };
+    }
+    let rows_n = data.len();
+    let ncols = cols.len();
+    let (fr, fc) = (
+        focus.0.min(rows_n - 1),
+        focus.1.min(ncols.saturating_sub(1)),
+    );
+
+    let onkeydown = {
+        let focus = focus.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            let (r, c) = (fr, fc);
+            let next = match e.key().as_str() {
+                "ArrowUp" => (r.saturating_sub(1), c),
+                "ArrowDown" => ((r + 1).min(rows_n - 1), c),
+                "ArrowLeft" => (r, c.saturating_sub(1)),
+                "ArrowRight" => (r, (c + 1).min(ncols - 1)),
+                "Home" => (r, 0),
+                "End" => (r, ncols - 1),
+                _ => return,
+            };
+            e.prevent_default();
+            focus.set(next);
+            if let Some(el) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.get_element_by_id(&format!("cell-{}-{}", next.0, next.1)))
+                .and_then(|el| wasm_bindgen::JsCast::dyn_into::<HtmlElement>(el).ok())
+            {
+                let _ = el.focus();
+            }
+        })
+    };
+    let selected_col = |r: usize| -> Option<usize> {
+        let s = props.selected?;
+        (s.pod == r)
+            .then(|| cols.iter().position(|c| c.node == s.node))
+            .flatten()
+    };
+    let grouped = a.nodes.len() > GROUP_ABOVE;
+
+    html! {
+        <div class="matrix-wrap">
+            if grouped {
+                <p class="note">{t.f(K::GroupedNodes, &[&a.nodes.len().to_string(), &ncols.to_string()])}</p>
+            }
+            <div class="matrix-scroll">
+                <table class="matrix" role="grid" aria-describedby="matrix-caption" {onkeydown}>
+                    <caption id="matrix-caption">{t.s(K::MatrixCaption)}</caption>
+                    <thead>
+                        <tr>
+                            <td></td>
+                            { for cols.iter().map(|c| html!{
+                                <th scope="col" title={c.title.clone()}>
+                                    <span class="node-name">{c.label.clone()}</span>
+                                    if c.count > 1 { <span class="kind">{t.f(K::NodesInClass, &[&c.count.to_string()])}</span> }
+                                </th>
+                            }) }
+                        </tr>
+                    </thead>
+                    <tbody>
+                        { for data.iter().map(|d| html!{
+                            <MatrixRow key={d.row} data={d.clone()} columns={cols.clone()} selected={selected_col(d.row)}
+                                focus={(d.row == fr).then_some(fc)} on_pick={on_pick.clone()} />
+                        }) }
+                    </tbody>
+                </table>
+            </div>
+            if a.pods.len() > rows_n {
+                <p class="note">{format!("… +{}", a.pods.len() - rows_n)}</p>
+            }
+            <Legend />
+        </div>
+    }
+}
+
+/// The symbols of the matrix, explained.
+#[function_component(Legend)]
+pub fn legend() -> Html {
+    let t = use_t();
+    html! {
+        <details class="legend">
+            <summary>{t.s(K::Legend)}</summary>
+            <ul>
+                <li><span class="cell ok inline">{"✓ 100"}</span>{" "}{t.s(K::Schedulable)}{" · "}{t.f(K::ScoreLabel, &["0–100"])}</li>
+                <li><span class="cell warn inline">{"◐ 50"}</span>{" "}{t.s(K::Penalized)}</li>
+                <li><span class="cell bad inline">{"✗"}</span>{" "}{t.s(K::Blocked)}{format!(" ({} / {})", t.s(K::CellTaint), t.s(K::CellCordon))}</li>
+                <li><span class="cell ok inline">{"⏱300s"}</span>{" "}{t.f(K::EvictedAfter, &["300"])}</li>
+                <li><span class="cell bad inline">{"⚡"}</span>{" "}{t.s(K::EvictedNow)}</li>
+                <li><span class="cell bound inline">{"●"}</span>{" "}{t.s(K::BoundHere)}{" · "}<span class="cell none inline">{"–"}</span>{" "}{t.s(K::Elsewhere)}</li>
+            </ul>
+        </details>
+    }
+}

@@ -1,0 +1,697 @@
+//! The Nodes and Pods panes: a text box that accepts every form of the input layer,
+//! file upload and drop, errors marked at their line, kubectl's output for `kubectl
+//! taint` lines, and a small form to add one taint or toleration without writing YAML.
+
+use std::rc::Rc;
+
+use wasm_bindgen::JsCast;
+use web_sys::{DragEvent, HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+use yew::prelude::*;
+
+use crate::analysis::CommandEntry;
+use crate::i18n::{K, T, use_t};
+use crate::parse::{Diag, PaneKind, PaneParse};
+use crate::store::Action;
+
+/// Line height of the text box in pixels; the gutter and the error marks use it too.
+pub const LINE_PX: f64 = 20.0;
+/// Top padding of the text box in pixels.
+pub const PAD_PX: f64 = 8.0;
+/// Line numbers are drawn up to this many lines.
+const MAX_GUTTER_LINES: usize = 20_000;
+/// Diagnostics listed under the text box.
+const MAX_LISTED: usize = 200;
+/// Above this size the text box is hidden behind a summary: laying out megabytes of
+/// text would stall the page on every change.
+pub const BIG_EDIT_BYTES: usize = 1_000_000;
+
+/// A pane's text, compared by pointer first (pastes can be tens of megabytes).
+#[derive(Clone, Debug)]
+pub struct Text(pub Rc<str>);
+
+impl PartialEq for Text {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0) || *self.0 == *other.0
+    }
+}
+
+/// What a pane shows about its text: the parse and whether a newer one is under way.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PaneView {
+    /// The latest parse (possibly of an older text while `pending`).
+    pub parse: Rc<PaneParse>,
+    /// Bytes being read in the background, if any.
+    pub pending: Option<usize>,
+    /// How long the last background read took, in milliseconds.
+    pub worker_ms: Option<f64>,
+}
+
+/// Human size: `78.3 MB`, `12 KB`, `300 B`.
+pub fn human_bytes(n: usize) -> String {
+    if n >= 1_000_000 {
+        // Integer arithmetic: no float formatting code in the wasm.
+        let tenths = (n + 50_000) / 100_000;
+        format!("{}.{} MB", tenths / 10, tenths % 10)
+    } else if n >= 1_000 {
+        format!("{} KB", n / 1_000)
+    } else {
+        format!("{n} B")
+    }
+}
+
+/// Properties of [`Pane`].
+#[derive(Properties, PartialEq)]
+pub struct PaneProps {
+    /// Nodes or Pods.
+    pub kind: PaneKind,
+    /// The text.
+    pub text: Text,
+    /// Bumped when the text was replaced from outside the text box.
+    pub rev: u64,
+    /// The parse.
+    pub view: PaneView,
+    /// `kubectl taint` commands of this pane, with kubectl's output.
+    pub commands: Rc<Vec<CommandEntry>>,
+    /// Names of the nodes (for the add-a-taint form).
+    pub node_names: Rc<Vec<String>>,
+    /// Names of the pods (to propose a free name in the add-a-toleration form).
+    pub pod_names: Rc<Vec<String>>,
+    /// State changes.
+    pub dispatch: Callback<Action>,
+}
+
+fn pane_id(kind: PaneKind) -> &'static str {
+    match kind {
+        PaneKind::Nodes => "nodes",
+        PaneKind::Pods => "pods",
+    }
+}
+
+/// UTF-16 offset of (line, column), both 1-based, and the end of that line.
+fn offsets(text: &str, line: usize, column: usize) -> (u32, u32) {
+    let mut offset = 0u32;
+    for (i, l) in text.split('\n').enumerate() {
+        let len: u32 = l.chars().map(|c| c.len_utf16() as u32).sum();
+        if i + 1 == line {
+            let col: u32 = l
+                .chars()
+                .take(column.saturating_sub(1))
+                .map(|c| c.len_utf16() as u32)
+                .sum();
+            return (offset + col, offset + len);
+        }
+        offset += len + 1;
+    }
+    (offset, offset)
+}
+
+/// Reads a dropped or chosen file and hands its text over.
+fn read_file(file: web_sys::File, done: Callback<Rc<str>>) {
+    wasm_bindgen_futures::spawn_local(async move {
+        if let Ok(v) = wasm_bindgen_futures::JsFuture::from(file.text()).await
+            && let Some(s) = v.as_string()
+        {
+            crate::perf::note_edit();
+            done.emit(Rc::from(s));
+        }
+    });
+}
+
+fn summary(t: T, kind: PaneKind, p: &PaneParse) -> String {
+    let mut parts = Vec::new();
+    let nodes = p.nodes.len()
+        + if kind == PaneKind::Nodes {
+            p.taint_lists.len()
+        } else {
+            0
+        };
+    let pods = p.workloads.len()
+        + if kind == PaneKind::Pods {
+            p.toleration_lists.len()
+        } else {
+            0
+        };
+    if nodes > 0 {
+        parts.push(t.f(K::CountNodes, &[&nodes.to_string()]));
+    }
+    if pods > 0 {
+        parts.push(t.f(K::CountPods, &[&pods.to_string()]));
+    }
+    if !p.commands.is_empty() {
+        parts.push(t.f(K::CountCommands, &[&p.commands.len().to_string()]));
+    }
+    if !p.events.is_empty() {
+        parts.push(t.f(K::CountEvents, &[&p.events.len().to_string()]));
+    }
+    if parts.is_empty() {
+        parts.push(t.s(K::NothingRead).to_string());
+    }
+    t.f(K::Read, &[&parts.join(", ")])
+}
+
+/// One pane.
+#[function_component(Pane)]
+pub fn pane(props: &PaneProps) -> Html {
+    let t = use_t();
+    let ta = use_node_ref();
+    let show_big = use_state(|| false);
+    let gutter = use_node_ref();
+    let marks = use_node_ref();
+    let dragging = use_state(|| false);
+    let id = pane_id(props.kind);
+
+    // The text box is not controlled: it keeps what the user types, and takes the
+    // state's text only when that was replaced from outside (gallery, file, form).
+    {
+        let ta = ta.clone();
+        let text = props.text.0.clone();
+        use_effect_with((props.rev, *show_big), move |(_, shown)| {
+            let Some(el) = ta.cast::<HtmlTextAreaElement>() else {
+                return;
+            };
+            // A large text stays out of the text box until asked for: the browser
+            // would lay out megabytes of text.
+            let wanted: &str = if text.len() > BIG_EDIT_BYTES && !*shown {
+                ""
+            } else {
+                &text
+            };
+            if el.value() != wanted {
+                el.set_value(wanted);
+            }
+        });
+    }
+
+    let on_input = {
+        let dispatch = props.dispatch.clone();
+        let kind = props.kind;
+        Callback::from(move |e: InputEvent| {
+            let Some(el) = e.target_dyn_into::<HtmlTextAreaElement>() else {
+                return;
+            };
+            crate::perf::note_edit();
+            let text: Rc<str> = Rc::from(el.value());
+            dispatch.emit(match kind {
+                PaneKind::Nodes => Action::SetNodes(text),
+                PaneKind::Pods => Action::SetPods(text),
+            });
+        })
+    };
+
+    // A large paste replaces the pane without ever entering the text box.
+    let on_paste = {
+        let dispatch = props.dispatch.clone();
+        let kind = props.kind;
+        let show_big = show_big.clone();
+        Callback::from(move |e: Event| {
+            let Some(data) = e
+                .dyn_ref::<web_sys::ClipboardEvent>()
+                .and_then(|c| c.clipboard_data())
+                .and_then(|d| d.get_data("text/plain").ok())
+            else {
+                return;
+            };
+            if data.len() <= BIG_EDIT_BYTES {
+                return;
+            }
+            e.prevent_default();
+            crate::perf::note_edit();
+            show_big.set(false);
+            let text: Rc<str> = Rc::from(data);
+            dispatch.emit(match kind {
+                PaneKind::Nodes => Action::LoadNodes(text),
+                PaneKind::Pods => Action::LoadPods(text),
+            });
+        })
+    };
+
+    let on_scroll = {
+        let gutter = gutter.clone();
+        let marks = marks.clone();
+        Callback::from(move |e: Event| {
+            let Some(el) = e.target_dyn_into::<HtmlTextAreaElement>() else {
+                return;
+            };
+            let top = el.scroll_top();
+            if let Some(g) = gutter.cast::<HtmlElement>() {
+                g.set_scroll_top(top);
+            }
+            if let Some(m) = marks.cast::<HtmlElement>() {
+                let _ = m
+                    .style()
+                    .set_property("transform", &format!("translateY({}px)", -top));
+            }
+        })
+    };
+
+    let load = {
+        let dispatch = props.dispatch.clone();
+        let kind = props.kind;
+        Callback::from(move |text: Rc<str>| {
+            dispatch.emit(match kind {
+                PaneKind::Nodes => Action::LoadNodes(text),
+                PaneKind::Pods => Action::LoadPods(text),
+            })
+        })
+    };
+
+    let on_drop = {
+        let load = load.clone();
+        let dragging = dragging.clone();
+        Callback::from(move |e: DragEvent| {
+            e.prevent_default();
+            dragging.set(false);
+            if let Some(file) = e
+                .data_transfer()
+                .and_then(|d| d.files())
+                .and_then(|f| f.get(0))
+            {
+                read_file(file, load.clone());
+            }
+        })
+    };
+    let on_drag_over = {
+        let dragging = dragging.clone();
+        Callback::from(move |e: DragEvent| {
+            e.prevent_default();
+            if !*dragging {
+                crate::worker::warm();
+                dragging.set(true);
+            }
+        })
+    };
+    let on_drag_leave = {
+        let dragging = dragging.clone();
+        Callback::from(move |_: DragEvent| dragging.set(false))
+    };
+    let on_file = {
+        let load = load.clone();
+        Callback::from(move |e: Event| {
+            let Some(input) = e.target_dyn_into::<HtmlInputElement>() else {
+                return;
+            };
+            if let Some(file) = input.files().and_then(|f| f.get(0)) {
+                read_file(file, load.clone());
+            }
+            input.set_value("");
+        })
+    };
+    let on_clear = {
+        let load = load.clone();
+        Callback::from(move |_| {
+            crate::perf::note_edit();
+            load.emit(Rc::from(""))
+        })
+    };
+
+    let jump = {
+        let ta = ta.clone();
+        let text = props.text.0.clone();
+        Callback::from(move |(line, column): (usize, usize)| {
+            let Some(el) = ta.cast::<HtmlTextAreaElement>() else {
+                return;
+            };
+            let _ = el.focus();
+            if line == 0 {
+                return;
+            }
+            let (start, end) = offsets(&text, line, column.max(1));
+            let _ = el.set_selection_range(start, end);
+            let target = (line as f64 - 1.0) * LINE_PX - f64::from(el.client_height()) / 3.0;
+            el.set_scroll_top(target.max(0.0) as i32);
+        })
+    };
+
+    let p = &props.view.parse;
+    let big = props.text.0.len() > BIG_EDIT_BYTES && !*show_big;
+    // Line numbers are only drawn for texts that stay in the text box.
+    let lines = *use_memo(props.text.clone(), |t| {
+        if t.0.len() > BIG_EDIT_BYTES {
+            usize::MAX
+        } else {
+            t.0.bytes().filter(|&b| b == b'\n').count() + 1
+        }
+    });
+    let show_gutter = lines <= MAX_GUTTER_LINES && !big;
+    let numbers = use_memo(if show_gutter { lines } else { 0 }, |&n| {
+        let n = n.min(MAX_GUTTER_LINES);
+        let mut s = String::with_capacity(n * 4);
+        for i in 1..=n {
+            s.push_str(&i.to_string());
+            s.push('\n');
+        }
+        s
+    });
+
+    let errors = p.diagnostics.iter().filter(|d| d.error).count();
+    let warnings = p.diagnostics.len() - errors;
+    let list_id = format!("{id}-diagnostics");
+    let heading_id = format!("{id}-heading");
+    let hint_id = format!("{id}-hint");
+    let (title, hint) = match props.kind {
+        PaneKind::Nodes => (t.s(K::NodesPane), t.s(K::NodesHint)),
+        PaneKind::Pods => (t.s(K::PodsPane), t.s(K::PodsHint)),
+    };
+
+    let mark_html = |d: &Diag| -> Html {
+        if d.line == 0 || !show_gutter {
+            return Html::default();
+        }
+        let top = (PAD_PX + (d.line as f64 - 1.0) * LINE_PX) as i64;
+        let class = if d.error {
+            "mark error"
+        } else {
+            "mark warning"
+        };
+        html! { <div class={class} style={format!("top:{top}px")} title={d.message.clone()}></div> }
+    };
+
+    let diag_item = |d: &Diag| -> Html {
+        let where_ = if d.line == 0 {
+            t.s(K::WholeInput).to_string()
+        } else if d.column > 0 {
+            t.f(K::LineCol, &[&d.line.to_string(), &d.column.to_string()])
+        } else {
+            t.f(K::LineOnly, &[&d.line.to_string()])
+        };
+        let (class, word) = if d.error {
+            ("diag error", t.s(K::ErrorWord))
+        } else {
+            ("diag warning", t.s(K::WarningWord))
+        };
+        let onclick = {
+            let jump = jump.clone();
+            let at = (d.line, d.column);
+            Callback::from(move |_| jump.emit(at))
+        };
+        html! {
+            <li class={class}>
+                <span class="sev">{word}</span>
+                <button type="button" class="link" {onclick}>{where_}</button>
+                <span class="msg">{d.message.clone()}</span>
+                if !d.path.is_empty() { <code class="path">{d.path.clone()}</code> }
+            </li>
+        }
+    };
+
+    let commands = props
+        .commands
+        .iter()
+        .filter(|c| c.pane == props.kind)
+        .collect::<Vec<_>>();
+
+    html! {
+        <section class="pane" aria-labelledby={heading_id.clone()}>
+            <div class="pane-head">
+                <h2 id={heading_id.clone()}><label for={format!("{id}-text")}>{title}</label></h2>
+                <div class="pane-tools">
+                    <label class="button file">
+                        <input type="file" accept=".yaml,.yml,.json,.txt,.log,text/*,application/json" onchange={on_file} aria-label={format!("{} — {}", title, t.s(K::UploadFile))} />
+                        <span aria-hidden="true">{t.s(K::UploadFile)}</span>
+                    </label>
+                    <button type="button" class="button subtle" onclick={on_clear}>{t.s(K::Clear)}</button>
+                </div>
+            </div>
+            <p class="hint" id={hint_id.clone()}>{hint}{" · "}{t.s(K::DropHere)}</p>
+            if big {
+                <div class="big-text" role="note">
+                    <p>{t.f(K::BigText, &[&human_bytes(props.text.0.len())])}</p>
+                    <button type="button" class="button subtle small" onclick={{ let s = show_big.clone(); Callback::from(move |_| s.set(true)) }}>{t.s(K::ShowText)}</button>
+                </div>
+            }
+            <div class={classes!("editor", dragging.then_some("dragging"), (!show_gutter).then_some("no-gutter"), big.then_some("collapsed"))}
+                 ondrop={on_drop} ondragover={on_drag_over} ondragleave={on_drag_leave}>
+                <div class="marks" aria-hidden="true"><div class="marks-inner" ref={marks}>{ for p.diagnostics.iter().map(mark_html) }</div></div>
+                if show_gutter {
+                    <pre class="gutter" aria-hidden="true" ref={gutter}>{ (*numbers).clone() }</pre>
+                }
+                <textarea id={format!("{id}-text")} ref={ta} wrap="off" spellcheck="false" autocomplete="off"
+                    autocapitalize="off" aria-describedby={format!("{hint_id} {id}-status {list_id}")}
+                    oninput={on_input} onpaste={on_paste} onscroll={on_scroll} onfocus={Callback::from(|_: FocusEvent| crate::worker::warm())} />
+            </div>
+            <div class="pane-status" id={format!("{id}-status")} role="status" aria-live="polite">
+                if let Some(bytes) = props.view.pending {
+                    <span class="progress"><progress aria-label={t.f(K::Parsing, &[&human_bytes(bytes)])}></progress>{" "}{t.f(K::Parsing, &[&human_bytes(bytes)])}</span>
+                } else {
+                    <span>{summary(t, props.kind, p)}</span>
+                    if let Some(ms) = props.view.worker_ms {
+                        <span class="muted">{" · "}{t.f(K::ParsedIn, &[&human_bytes(p.bytes), &(ms.round() as i64).to_string()])}</span>
+                    }
+                    if errors + warnings > 0 {
+                        <span class={if errors > 0 { "count error" } else { "count warning" }}>{" · "}{t.f(K::ErrorsCount, &[&errors.to_string(), &warnings.to_string()])}</span>
+                    }
+                }
+            </div>
+            if !p.diagnostics.is_empty() {
+                <ul class="diags" id={list_id}>
+                    { for p.diagnostics.iter().take(MAX_LISTED).map(diag_item) }
+                    if p.diagnostics.len() > MAX_LISTED {
+                        <li class="muted">{format!("… +{}", p.diagnostics.len() - MAX_LISTED)}</li>
+                    }
+                </ul>
+            }
+            if !commands.is_empty() {
+                <details class="kubectl" open={commands.len() <= 6}>
+                    <summary>{t.s(K::KubectlOutput)}</summary>
+                    { for commands.iter().take(50).map(|c| command_html(t, c)) }
+                </details>
+            }
+            { match props.kind {
+                PaneKind::Nodes => html! { <AddTaint node_names={props.node_names.clone()} dispatch={props.dispatch.clone()} /> },
+                PaneKind::Pods => html! { <AddToleration pod_names={props.pod_names.clone()} dispatch={props.dispatch.clone()} /> },
+            } }
+        </section>
+    }
+}
+
+fn command_html(t: T, c: &CommandEntry) -> Html {
+    html! {
+        <div class="command">
+            <pre class="console"><span class="prompt">{"$ "}</span>{c.text.clone()}{"\n"}{c.stdout.clone()}<span class="stderr">{c.stderr.clone()}</span>{ for c.warnings.iter().map(|w| html!{ <span class="stderr">{format!("Warning: {w}\n")}</span> }) }</pre>
+            if !c.created.is_empty() {
+                <p class="note">{t.f(K::CreatedNodes, &[&c.created.join(", ")])}</p>
+            }
+        </div>
+    }
+}
+
+fn input_value(e: &Event) -> String {
+    e.target()
+        .and_then(|t| {
+            if let Some(i) = t.dyn_ref::<HtmlInputElement>() {
+                Some(i.value())
+            } else {
+                t.dyn_ref::<HtmlSelectElement>().map(|s| s.value())
+            }
+        })
+        .unwrap_or_default()
+}
+
+/// Quotes a YAML string the JSON way (always valid YAML).
+fn q(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+}
+
+const EFFECTS: [&str; 3] = ["NoSchedule", "PreferNoSchedule", "NoExecute"];
+
+/// Properties of [`AddTaint`].
+#[derive(Properties, PartialEq)]
+pub struct AddTaintProps {
+    /// Existing node names.
+    pub node_names: Rc<Vec<String>>,
+    /// State changes.
+    pub dispatch: Callback<Action>,
+}
+
+/// The add-a-taint form: appends a `kubectl taint` line to the Nodes pane.
+#[function_component(AddTaint)]
+pub fn add_taint(props: &AddTaintProps) -> Html {
+    let t = use_t();
+    let node = use_state(String::new);
+    let key = use_state(String::new);
+    let value = use_state(String::new);
+    let effect = use_state(|| EFFECTS[0].to_string());
+    let error = use_state(|| false);
+    let set =
+        |h: UseStateHandle<String>| Callback::from(move |e: InputEvent| h.set(input_value(&e)));
+    let pick = |h: UseStateHandle<String>| Callback::from(move |e: Event| h.set(input_value(&e)));
+    let onsubmit = {
+        let (node, key, value, effect, error, dispatch, names) = (
+            node.clone(),
+            key.clone(),
+            value.clone(),
+            effect.clone(),
+            error.clone(),
+            props.dispatch.clone(),
+            props.node_names.clone(),
+        );
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let k = key.trim();
+            if k.is_empty() {
+                error.set(true);
+                return;
+            }
+            error.set(false);
+            let n = if node.trim().is_empty() {
+                names.first().cloned().unwrap_or_else(|| "node-1".into())
+            } else {
+                node.trim().to_string()
+            };
+            let spec = if value.trim().is_empty() {
+                format!("{k}:{}", *effect)
+            } else {
+                format!("{k}={}:{}", value.trim(), *effect)
+            };
+            crate::perf::note_edit();
+            dispatch.emit(Action::AppendNodes(format!(
+                "kubectl taint nodes {n} {spec}\n"
+            )));
+        })
+    };
+    html! {
+        <details class="add-form">
+            <summary>{t.s(K::AddTaint)}</summary>
+            <form {onsubmit} class="grid-form">
+                <label>{t.s(K::FieldNode)}
+                    <input list="node-names" value={(*node).clone()} oninput={set(node.clone())} placeholder={props.node_names.first().cloned().unwrap_or_else(|| "node-1".into())} />
+                </label>
+                <datalist id="node-names">{ for props.node_names.iter().take(500).map(|n| html!{ <option value={n.clone()} /> }) }</datalist>
+                <label>{t.s(K::FieldKey)}<input value={(*key).clone()} oninput={set(key.clone())} placeholder="dedicated" aria-invalid={error.then_some("true")} /></label>
+                <label>{t.s(K::FieldValue)}<input value={(*value).clone()} oninput={set(value.clone())} placeholder="gpu" /></label>
+                <label>{t.s(K::FieldEffect)}
+                    <select onchange={pick(effect.clone())}>
+                        { for EFFECTS.iter().map(|e| html!{ <option value={*e} selected={*effect == *e}>{*e}</option> }) }
+                    </select>
+                </label>
+                <button type="submit" class="button">{t.s(K::AddButton)}</button>
+                if *error { <p class="error-text" role="alert">{t.s(K::KeyRequired)}</p> }
+            </form>
+        </details>
+    }
+}
+
+/// Properties of [`AddToleration`].
+#[derive(Properties, PartialEq)]
+pub struct AddTolerationProps {
+    /// Existing pod names.
+    pub pod_names: Rc<Vec<String>>,
+    /// State changes.
+    pub dispatch: Callback<Action>,
+}
+
+/// The add-a-toleration form: appends a Pod with that toleration to the Pods pane.
+#[function_component(AddToleration)]
+pub fn add_toleration(props: &AddTolerationProps) -> Html {
+    let t = use_t();
+    let name = use_state(String::new);
+    let key = use_state(String::new);
+    let op = use_state(|| "Equal".to_string());
+    let value = use_state(String::new);
+    let effect = use_state(String::new);
+    let seconds = use_state(String::new);
+    let error = use_state(|| false);
+    let set =
+        |h: UseStateHandle<String>| Callback::from(move |e: InputEvent| h.set(input_value(&e)));
+    let pick = |h: UseStateHandle<String>| Callback::from(move |e: Event| h.set(input_value(&e)));
+    let free_name = {
+        let mut i = props.pod_names.len() + 1;
+        while props.pod_names.iter().any(|n| *n == format!("pod-{i}")) {
+            i += 1;
+        }
+        format!("pod-{i}")
+    };
+    let onsubmit = {
+        let (name, key, op, value, effect, seconds, error, dispatch, free) = (
+            name.clone(),
+            key.clone(),
+            op.clone(),
+            value.clone(),
+            effect.clone(),
+            seconds.clone(),
+            error.clone(),
+            props.dispatch.clone(),
+            free_name.clone(),
+        );
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let k = key.trim();
+            if k.is_empty() && *op != "Exists" {
+                error.set(true);
+                return;
+            }
+            error.set(false);
+            let n = if name.trim().is_empty() {
+                free.clone()
+            } else {
+                name.trim().to_string()
+            };
+            let mut item = String::new();
+            if !k.is_empty() {
+                item.push_str(&format!("  - key: {}\n    operator: {}\n", q(k), q(&op)));
+            } else {
+                item.push_str(&format!("  - operator: {}\n", q(&op)));
+            }
+            if *op != "Exists" || !value.trim().is_empty() {
+                item.push_str(&format!("    value: {}\n", q(value.trim())));
+            }
+            if !effect.is_empty() {
+                item.push_str(&format!("    effect: {}\n", q(&effect)));
+            }
+            if let Ok(s) = seconds.trim().parse::<i64>() {
+                item.push_str(&format!("    tolerationSeconds: {s}\n"));
+            }
+            let doc = format!(
+                "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: {}\nspec:\n  containers:\n  - name: app\n    image: registry.k8s.io/pause:3.10\n  tolerations:\n{item}",
+                q(&n)
+            );
+            crate::perf::note_edit();
+            dispatch.emit(Action::AppendPods(doc));
+        })
+    };
+    html! {
+        <details class="add-form">
+            <summary>{t.s(K::AddToleration)}</summary>
+            <form {onsubmit} class="grid-form">
+                <label>{t.s(K::FieldPod)}<input value={(*name).clone()} oninput={set(name.clone())} placeholder={free_name.clone()} /></label>
+                <label>{t.s(K::FieldKey)}<input value={(*key).clone()} oninput={set(key.clone())} placeholder="dedicated" aria-invalid={error.then_some("true")} /></label>
+                <label>{t.s(K::FieldOperator)}
+                    <select onchange={pick(op.clone())}>
+                        { for ["Equal", "Exists", "Lt", "Gt"].iter().map(|o| html!{ <option value={*o} selected={*op == *o}>{*o}</option> }) }
+                    </select>
+                </label>
+                <label>{t.s(K::FieldValue)}<input value={(*value).clone()} oninput={set(value.clone())} placeholder="gpu" /></label>
+                <label>{t.s(K::FieldEffect)}
+                    <select onchange={pick(effect.clone())}>
+                        <option value="" selected={effect.is_empty()}>{t.s(K::AnyEffect)}</option>
+                        { for EFFECTS.iter().map(|e| html!{ <option value={*e} selected={*effect == *e}>{*e}</option> }) }
+                    </select>
+                </label>
+                <label>{t.s(K::FieldSeconds)}<input type="number" inputmode="numeric" value={(*seconds).clone()} oninput={set(seconds.clone())} /></label>
+                <button type="submit" class="button">{t.s(K::AddButton)}</button>
+                if *error { <p class="error-text" role="alert">{t.s(K::KeyRequired)}</p> }
+            </form>
+        </details>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_count_utf16_units() {
+        let text = "ab\nçé𝄞x\nlast";
+        assert_eq!(offsets(text, 1, 1), (0, 2));
+        assert_eq!(offsets(text, 2, 1), (3, 8));
+        assert_eq!(offsets(text, 2, 4), (7, 8));
+        assert_eq!(offsets(text, 3, 2), (10, 13));
+    }
+
+    #[test]
+    fn sizes_read_well() {
+        assert_eq!(human_bytes(300), "300 B");
+        assert_eq!(human_bytes(12_345), "12 KB");
+        assert_eq!(human_bytes(78_317_499), "78.3 MB");
+    }
+}

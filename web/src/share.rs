@@ -1,0 +1,432 @@
+//! The state outside the page: the share link (versioned, deflate + base64url in the URL
+//! fragment), local storage, and the YAML export/import file.
+//!
+//! Links come from anywhere, so decoding is bounded at every step (fragment length,
+//! inflated size) and every failure is a plain error; nothing in a link is ever
+//! interpreted as markup (the app renders text nodes only).
+
+use std::rc::Rc;
+
+use serde_json::Value;
+use yaml_rust2::{Yaml, YamlLoader};
+
+use crate::store::State;
+
+/// Share-link format version.
+pub const VERSION: &str = "1";
+/// Longest share link this page creates (characters of the fragment).
+pub const MAX_SHARE_CHARS: usize = 100_000;
+/// Longest fragment this page reads; longer ones are refused before decoding.
+pub const MAX_FRAGMENT_CHARS: usize = 400_000;
+/// Largest state a link may inflate to.
+pub const MAX_STATE_BYTES: usize = 8 * 1024 * 1024;
+/// Largest state kept in local storage (browsers allow about 5 MB per origin).
+pub const MAX_LOCAL_BYTES: usize = 2 * 1024 * 1024;
+/// Local storage key of the last state.
+pub const STATE_KEY: &str = "taintlab.state.v1";
+/// Largest import file read.
+pub const MAX_IMPORT_BYTES: usize = 64 * 1024 * 1024;
+
+/// Why a share link could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkError {
+    /// No `s=` part.
+    Missing,
+    /// A `v=` other than [`VERSION`] (the text is shortened).
+    Version(String),
+    /// Longer than [`MAX_FRAGMENT_CHARS`].
+    TooLarge,
+    /// Not base64url.
+    Encoding,
+    /// Not deflate data, or larger than [`MAX_STATE_BYTES`] once inflated.
+    Inflate,
+    /// Not a state (serde's message).
+    Json(String),
+}
+
+const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// base64url without padding.
+pub fn b64_encode(data: &[u8]) -> String {
+    let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
+    for chunk in data.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        let chars = chunk.len() + 1;
+        for i in 0..chars {
+            let idx = (n >> (18 - 6 * i)) & 63;
+            out.push(char::from(B64[idx as usize]));
+        }
+    }
+    out
+}
+
+fn b64_value(c: u8) -> Option<u32> {
+    Some(match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'-' | b'+' => 62,
+        b'_' | b'/' => 63,
+        _ => return None,
+    } as u32)
+}
+
+/// base64url (also accepts the standard alphabet and trailing `=`); `None` on any other
+/// character or an impossible length.
+pub fn b64_decode(text: &str) -> Option<Vec<u8>> {
+    let bytes = text.trim_end_matches('=').as_bytes();
+    if bytes.len() % 4 == 1 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(bytes.len() / 4 * 3 + 2);
+    for chunk in bytes.chunks(4) {
+        let mut n = 0u32;
+        for (i, &c) in chunk.iter().enumerate() {
+            n |= b64_value(c)? << (18 - 6 * i);
+        }
+        let take = chunk.len() - 1;
+        for i in 0..take {
+            out.push((n >> (16 - 8 * i)) as u8);
+        }
+    }
+    Some(out)
+}
+
+/// The fragment (without `#`) that carries `state`, or `Err(length)` when it would be
+/// longer than [`MAX_SHARE_CHARS`].
+pub fn encode_fragment(state: &State) -> Result<String, usize> {
+    let json = serde_json::to_vec(state).unwrap_or_default();
+    let packed = miniz_oxide::deflate::compress_to_vec(&json, 9);
+    let fragment = format!("v={VERSION}&s={}", b64_encode(&packed));
+    if fragment.len() > MAX_SHARE_CHARS {
+        Err(fragment.len())
+    } else {
+        Ok(fragment)
+    }
+}
+
+/// Reads a fragment (with or without `#`). `Ok(None)` when it carries no state at all
+/// (an empty fragment or an in-page anchor), so the page starts normally.
+pub fn decode_fragment(fragment: &str) -> Result<Option<State>, LinkError> {
+    let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
+    if fragment.is_empty() || !fragment.contains('=') {
+        return Ok(None);
+    }
+    if fragment.len() > MAX_FRAGMENT_CHARS {
+        return Err(LinkError::TooLarge);
+    }
+    let mut version = None;
+    let mut payload = None;
+    for part in fragment.split('&') {
+        match part.split_once('=') {
+            Some(("v", v)) => version = Some(v),
+            Some(("s", s)) => payload = Some(s),
+            _ => {}
+        }
+    }
+    match version {
+        Some(VERSION) => {}
+        Some(other) => return Err(LinkError::Version(other.chars().take(16).collect())),
+        None if payload.is_none() => return Ok(None),
+        None => return Err(LinkError::Version(String::new())),
+    }
+    let payload = payload.ok_or(LinkError::Missing)?;
+    let packed = b64_decode(payload).ok_or(LinkError::Encoding)?;
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_STATE_BYTES)
+        .map_err(|_| LinkError::Inflate)?;
+    // One deserializer for every source (link, storage, import) keeps the wasm small.
+    let text = std::str::from_utf8(&json).map_err(|e| LinkError::Json(e.to_string()))?;
+    let state: State =
+        serde_json::from_str(text).map_err(|e| LinkError::Json(shorten(&e.to_string())))?;
+    Ok(Some(state))
+}
+
+fn shorten(s: &str) -> String {
+    if s.chars().count() <= 200 {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(200).collect();
+        t.push('…');
+        t
+    }
+}
+
+/// The state as local storage keeps it, or `None` when it is too large.
+pub fn to_local(state: &State) -> Option<String> {
+    // Checked before serializing: a pasted cluster can be tens of megabytes.
+    if state.nodes.len() + state.pods.len() > MAX_LOCAL_BYTES {
+        return None;
+    }
+    let json = serde_json::to_string(state).ok()?;
+    (json.len() <= MAX_LOCAL_BYTES).then_some(json)
+}
+
+/// Reads local storage's copy; anything unreadable is ignored.
+pub fn from_local(json: &str) -> Option<State> {
+    serde_json::from_str(json).ok()
+}
+
+// ---------------------------------------------------------------------------------------
+// YAML export and import
+// ---------------------------------------------------------------------------------------
+
+/// Writes `text` as a YAML scalar that reads back byte for byte: a literal block with
+/// an explicit indentation indicator, or a double-quoted string when the text has
+/// characters a block cannot carry.
+fn yaml_text(text: &str, indent: usize) -> String {
+    if text.is_empty() {
+        return "\"\"".into();
+    }
+    let plain_lines = !text.chars().any(|c| {
+        (c.is_control() && c != '\n' && c != '\t')
+            || c == '\u{feff}'
+            || c == '\u{85}'
+            || c == '\u{2028}'
+            || c == '\u{2029}'
+    });
+    if !plain_lines {
+        return serde_json::to_string(text).unwrap_or_else(|_| "\"\"".into());
+    }
+    let chomp = if text.ends_with('\n') { "+" } else { "-" };
+    let pad = " ".repeat(indent);
+    let mut out = format!("|{indent}{chomp}\n");
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    for line in body.split('\n') {
+        if !line.is_empty() {
+            out.push_str(&pad);
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    // `|+` keeps every trailing line break: the one removed above is the line end of
+    // the last line, so extra empty lines are already there.
+    out
+}
+
+/// The export file: the two panes as literal text, everything else as a JSON mapping
+/// (JSON is YAML).
+pub fn export_yaml(state: &State) -> String {
+    let mut rest = serde_json::to_value(state).unwrap_or(Value::Null);
+    if let Value::Object(m) = &mut rest {
+        m.remove("nodes");
+        m.remove("pods");
+    }
+    let mut out = String::from(
+        "# Taintlab playground state. Open the playground and use \"Import YAML\" to load it.\n",
+    );
+    out.push_str("taintlab: 1\n");
+    out.push_str("nodes: ");
+    out.push_str(&yaml_text(&state.nodes, 2));
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str("pods: ");
+    out.push_str(&yaml_text(&state.pods, 2));
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str("settings: ");
+    out.push_str(&serde_json::to_string(&rest).unwrap_or_else(|_| "{}".into()));
+    out.push('\n');
+    out
+}
+
+fn yaml_to_json(y: &Yaml, depth: usize) -> Result<Value, String> {
+    if depth > 64 {
+        return Err("nesting too deep".into());
+    }
+    Ok(match y {
+        Yaml::Real(s) => s
+            .parse::<f64>()
+            .ok()
+            .and_then(serde_json::Number::from_f64)
+            .map(Value::Number)
+            .unwrap_or(Value::Null),
+        Yaml::Integer(i) => Value::from(*i),
+        Yaml::String(s) => Value::String(s.clone()),
+        Yaml::Boolean(b) => Value::Bool(*b),
+        Yaml::Array(a) => Value::Array(
+            a.iter()
+                .map(|v| yaml_to_json(v, depth + 1))
+                .collect::<Result<_, _>>()?,
+        ),
+        Yaml::Hash(h) => {
+            let mut m = serde_json::Map::new();
+            for (k, v) in h {
+                let key = match k {
+                    Yaml::String(s) => s.clone(),
+                    Yaml::Integer(i) => i.to_string(),
+                    Yaml::Boolean(b) => b.to_string(),
+                    _ => return Err("a mapping key is not a string".into()),
+                };
+                m.insert(key, yaml_to_json(v, depth + 1)?);
+            }
+            Value::Object(m)
+        }
+        Yaml::Null => Value::Null,
+        Yaml::Alias(_) | Yaml::BadValue => return Err("aliases are not supported".into()),
+    })
+}
+
+/// Reads an export file back.
+pub fn import_yaml(text: &str) -> Result<State, String> {
+    if text.len() > MAX_IMPORT_BYTES {
+        return Err(format!(
+            "the file is larger than {} MiB",
+            MAX_IMPORT_BYTES / (1024 * 1024)
+        ));
+    }
+    let docs = YamlLoader::load_from_str(text).map_err(|e| e.to_string())?;
+    let doc = docs.first().ok_or("the file is empty")?;
+    let root = yaml_to_json(doc, 0)?;
+    let Value::Object(mut m) = root else {
+        return Err("the file is not a Taintlab state (no mapping at the top)".into());
+    };
+    if m.get("taintlab").and_then(Value::as_i64) != Some(1) {
+        return Err("the file is not a Taintlab state (no `taintlab: 1`)".into());
+    }
+    let mut settings = match m.remove("settings") {
+        Some(Value::Object(s)) => s,
+        None | Some(Value::Null) => serde_json::Map::new(),
+        Some(_) => return Err("`settings` must be a mapping".into()),
+    };
+    for key in ["nodes", "pods"] {
+        match m.remove(key) {
+            Some(Value::String(s)) => {
+                settings.insert(key.into(), Value::String(s));
+            }
+            None | Some(Value::Null) => {}
+            Some(_) => return Err(format!("`{key}` must be text")),
+        }
+    }
+    serde_json::from_str(&Value::Object(settings).to_string()).map_err(|e| e.to_string())
+}
+
+/// A short file name for the export.
+pub fn export_file_name() -> &'static str {
+    "taintlab-state.yaml"
+}
+
+/// `Rc<str>` helper for tests and callers.
+pub fn rc(s: &str) -> Rc<str> {
+    Rc::from(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{Failure, Step, StepOp, Tab};
+
+    fn sample() -> State {
+        let mut s = State {
+            nodes: rc("kubectl taint nodes n1 a=b:NoSchedule\n  indented first?\n\n\n"),
+            pods: rc("  leading spaces\ttab\n# comment\ntrailing spaces   \nno newline at end"),
+            version: "1.34.3".into(),
+            comparison_operators: true,
+            tab: Tab::Timeline,
+            ..State::default()
+        };
+        s.scenario.steps.push(Step {
+            at: 60,
+            node: "n1".into(),
+            op: StepOp::Add,
+            taint: "k:NoExecute".into(),
+        });
+        s.scenario.failure = Some(Failure {
+            recovers_at: Some(200),
+            ..Failure::default()
+        });
+        s.admission.namespace_default = Some(rc("[{\"key\":\"x\",\"operator\":\"Exists\"}]"));
+        s
+    }
+
+    #[test]
+    fn base64url_round_trips_every_length() {
+        for n in 0..70 {
+            let data: Vec<u8> = (0..n).map(|i| (i * 37 + 11) as u8).collect();
+            let e = b64_encode(&data);
+            assert!(!e.contains(['+', '/', '=']));
+            assert_eq!(b64_decode(&e).as_deref(), Some(&data[..]), "length {n}");
+        }
+        assert_eq!(b64_decode("a"), None);
+        assert_eq!(b64_decode("ab$d"), None);
+    }
+
+    #[test]
+    fn share_link_restores_the_state_exactly() {
+        let s = sample();
+        let f = encode_fragment(&s).expect("small");
+        assert!(f.starts_with("v=1&s="));
+        let back = decode_fragment(&format!("#{f}"))
+            .expect("valid")
+            .expect("state");
+        assert_eq!(back, s);
+    }
+
+    #[test]
+    fn hostile_links_are_plain_errors() {
+        assert_eq!(decode_fragment(""), Ok(None));
+        assert_eq!(decode_fragment("#results"), Ok(None));
+        assert_eq!(
+            decode_fragment("#v=2&s=abc"),
+            Err(LinkError::Version("2".into()))
+        );
+        assert_eq!(decode_fragment("#v=1"), Err(LinkError::Missing));
+        assert_eq!(decode_fragment("#v=1&s=%%%%"), Err(LinkError::Encoding));
+        assert_eq!(decode_fragment("#v=1&s=AAAA"), Err(LinkError::Inflate));
+        let huge = format!("#v=1&s={}", "A".repeat(MAX_FRAGMENT_CHARS));
+        assert_eq!(decode_fragment(&huge), Err(LinkError::TooLarge));
+        // A deflate bomb: 20 MB of zeros compresses to a few KB.
+        let bomb = miniz_oxide::deflate::compress_to_vec(&vec![b' '; 20 * 1024 * 1024], 9);
+        assert!(bomb.len() < MAX_FRAGMENT_CHARS);
+        assert_eq!(
+            decode_fragment(&format!("v=1&s={}", b64_encode(&bomb))),
+            Err(LinkError::Inflate)
+        );
+        // Valid compression of something that is not a state.
+        let not_state = miniz_oxide::deflate::compress_to_vec(b"[1,2]", 9);
+        assert!(matches!(
+            decode_fragment(&format!("v=1&s={}", b64_encode(&not_state))),
+            Err(LinkError::Json(_))
+        ));
+        // Markup is just text in the state.
+        let s = State {
+            nodes: rc("<script>alert(1)</script>"),
+            ..State::default()
+        };
+        let f = encode_fragment(&s).expect("small");
+        assert_eq!(
+            decode_fragment(&f).expect("ok").expect("state").nodes,
+            s.nodes
+        );
+    }
+
+    #[test]
+    fn yaml_export_round_trips_exactly() {
+        for s in [sample(), State::default()] {
+            let y = export_yaml(&s);
+            let back = import_yaml(&y).unwrap_or_else(|e| panic!("{e}\n{y}"));
+            assert_eq!(back, s, "{y}");
+        }
+        let odd = State {
+            nodes: rc("carriage\r\nreturn\u{0}nul"),
+            pods: rc("\n\nstarts with blank lines\n"),
+            ..State::default()
+        };
+        let back = import_yaml(&export_yaml(&odd)).expect("valid");
+        assert_eq!(back, odd);
+    }
+
+    #[test]
+    fn import_rejects_other_files() {
+        assert!(import_yaml("apiVersion: v1\nkind: Pod\n").is_err());
+        assert!(import_yaml("").is_err());
+        assert!(import_yaml("taintlab: 1\nnodes: [1]\n").is_err());
+        assert!(import_yaml("{").is_err());
+    }
+}

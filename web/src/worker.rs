@@ -1,0 +1,238 @@
+//! The page's side of the background worker (`src/bin/worker.rs`, built by Trunk as a
+//! separate, lazily loaded wasm module). It reads large pastes so typing never waits for
+//! them, and runs the Kubewarden policy's decision function, so the policy's code is not
+//! part of the page's initial download.
+//!
+//! Messages are plain objects with JSON strings inside; a reply carries the request's
+//! `id`. When the worker cannot be used, callers fall back (pastes are parsed on the main
+//! thread; the policy tab reports the error).
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{MessageEvent, Worker};
+use yew::Callback;
+
+use crate::parse::PaneKind;
+
+/// The worker's loader script, written by Trunk next to `index.html`.
+pub const WORKER_URL: &str = "./worker-loader.js";
+
+/// A reply: the `out` JSON string and the worker's own time in milliseconds, or an error.
+pub type Reply = Result<(String, f64), String>;
+
+struct Bridge {
+    worker: Worker,
+    /// The worker announced that its module is running; messages sent before that
+    /// would be lost, so they wait in `queue`.
+    ready: bool,
+    queue: Vec<Pending>,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(web_sys::Event)>,
+}
+
+/// The Nodes and Pods texts last sent with a policy job.
+type Sent = (Option<Rc<str>>, Option<Rc<str>>);
+
+/// A message and the buffers to transfer (not copy) with it.
+struct Pending {
+    msg: js_sys::Object,
+    transfer: Option<js_sys::Array>,
+}
+
+impl Pending {
+    fn send(&self, worker: &Worker) -> bool {
+        match &self.transfer {
+            Some(t) => worker.post_message_with_transfer(&self.msg, t).is_ok(),
+            None => worker.post_message(&self.msg).is_ok(),
+        }
+    }
+}
+
+thread_local! {
+    static BRIDGE: RefCell<Option<Bridge>> = const { RefCell::new(None) };
+    static WAITING: RefCell<HashMap<u32, Callback<Reply>>> = RefCell::new(HashMap::new());
+    static NEXT_ID: RefCell<u32> = const { RefCell::new(1) };
+    /// The pane texts the worker already has for policy jobs (compared by pointer).
+    static SENT: RefCell<Sent> = const { RefCell::new((None, None)) };
+}
+
+fn finish(id: u32, reply: Reply) {
+    let cb = WAITING.with(|w| w.borrow_mut().remove(&id));
+    if let Some(cb) = cb {
+        cb.emit(reply);
+    }
+}
+
+fn fail_all(message: &str) {
+    let all: Vec<(u32, Callback<Reply>)> = WAITING.with(|w| w.borrow_mut().drain().collect());
+    BRIDGE.with(|b| b.borrow_mut().take());
+    SENT.with(|s| *s.borrow_mut() = (None, None));
+    for (_, cb) in all {
+        cb.emit(Err(message.to_string()));
+    }
+}
+
+fn get(data: &JsValue, key: &str) -> Option<JsValue> {
+    js_sys::Reflect::get(data, &JsValue::from_str(key)).ok()
+}
+
+fn start() -> bool {
+    if BRIDGE.with(|b| b.borrow().is_some()) {
+        return true;
+    }
+    let Ok(worker) = Worker::new(WORKER_URL) else {
+        return false;
+    };
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|e: MessageEvent| {
+        let data = e.data();
+        if get(&data, "ready").and_then(|v| v.as_bool()) == Some(true) {
+            BRIDGE.with(|b| {
+                if let Some(b) = b.borrow_mut().as_mut() {
+                    b.ready = true;
+                    for msg in b.queue.drain(..) {
+                        msg.send(&b.worker);
+                    }
+                }
+            });
+            return;
+        }
+        let id = get(&data, "id").and_then(|v| v.as_f64()).unwrap_or(0.0) as u32;
+        if let Some(err) = get(&data, "error").and_then(|v| v.as_string()) {
+            finish(id, Err(err));
+            return;
+        }
+        let ms = get(&data, "ms").and_then(|v| v.as_f64()).unwrap_or(0.0);
+        let out = get(&data, "out")
+            .and_then(|v| v.as_string())
+            .unwrap_or_default();
+        finish(id, Ok((out, ms)));
+    });
+    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(|e: web_sys::Event| {
+        e.prevent_default();
+        fail_all("the background worker stopped");
+    });
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    BRIDGE.with(|b| {
+        *b.borrow_mut() = Some(Bridge {
+            worker,
+            ready: false,
+            queue: Vec::new(),
+            _on_message: on_message,
+            _on_error: on_error,
+        })
+    });
+    true
+}
+
+fn post(fields: &[(&str, JsValue)], done: Callback<Reply>) -> bool {
+    post_with_transfer(fields, None, done)
+}
+
+fn post_with_transfer(
+    fields: &[(&str, JsValue)],
+    transfer: Option<js_sys::Array>,
+    done: Callback<Reply>,
+) -> bool {
+    if !start() {
+        return false;
+    }
+    let id = NEXT_ID.with(|n| {
+        let mut n = n.borrow_mut();
+        let id = *n;
+        *n = n.wrapping_add(1).max(1);
+        id
+    });
+    let msg = Pending {
+        msg: js_sys::Object::new(),
+        transfer,
+    };
+    let obj = &msg.msg;
+    let mut ok = js_sys::Reflect::set(
+        obj,
+        &JsValue::from_str("id"),
+        &JsValue::from_f64(f64::from(id)),
+    )
+    .is_ok();
+    for (k, v) in fields {
+        ok &= js_sys::Reflect::set(obj, &JsValue::from_str(k), v).is_ok();
+    }
+    if !ok {
+        return false;
+    }
+    WAITING.with(|w| w.borrow_mut().insert(id, done));
+    let sent = BRIDGE.with(|b| match b.borrow_mut().as_mut() {
+        Some(b) if b.ready => msg.send(&b.worker),
+        Some(b) => {
+            b.queue.push(msg);
+            true
+        }
+        None => false,
+    });
+    if !sent {
+        WAITING.with(|w| w.borrow_mut().remove(&id));
+    }
+    sent
+}
+
+/// Starts the worker ahead of need (its module loads while the user is about to paste
+/// or drop), so a large paste does not wait for the worker to start.
+pub fn warm() {
+    let _ = start();
+}
+
+/// Asks the worker to read a pane; `done` gets the [`crate::parse::PaneParse`] JSON.
+/// False when no worker can be used.
+pub fn parse_in_background(text: &str, kind: PaneKind, done: Callback<Reply>) -> bool {
+    // UTF-8 bytes in a transferred buffer: one memory copy instead of two string
+    // conversions of a text that can be tens of megabytes.
+    let bytes = js_sys::Uint8Array::from(text.as_bytes());
+    let transfer = js_sys::Array::of1(&bytes.buffer());
+    post_with_transfer(
+        &[
+            ("op", JsValue::from_str("parse")),
+            ("bytes", bytes.into()),
+            (
+                "kind",
+                JsValue::from_f64(if kind == PaneKind::Nodes { 0.0 } else { 1.0 }),
+            ),
+        ],
+        Some(transfer),
+        done,
+    )
+}
+
+/// Asks the worker for the policy's answers: `state` is the state as JSON without the
+/// pane texts; the texts are sent only when they changed since the last job.
+/// `done` gets the [`crate::policy::PolicyReport`] JSON.
+pub fn policy_job(state: String, nodes: &Rc<str>, pods: &Rc<str>, done: Callback<Reply>) -> bool {
+    if !start() {
+        return false;
+    }
+    let (send_nodes, send_pods) = SENT.with(|s| {
+        let s = s.borrow();
+        (
+            !s.0.as_ref().is_some_and(|x| Rc::ptr_eq(x, nodes)),
+            !s.1.as_ref().is_some_and(|x| Rc::ptr_eq(x, pods)),
+        )
+    });
+    let mut fields = vec![
+        ("op", JsValue::from_str("policy")),
+        ("state", JsValue::from_str(&state)),
+    ];
+    if send_nodes {
+        fields.push(("nodes", JsValue::from_str(nodes)));
+    }
+    if send_pods {
+        fields.push(("pods", JsValue::from_str(pods)));
+    }
+    let ok = post(&fields, done);
+    if ok {
+        SENT.with(|s| *s.borrow_mut() = (Some(nodes.clone()), Some(pods.clone())));
+    }
+    ok
+}

@@ -1,0 +1,179 @@
+//! Component tests in a real browser (wasm-bindgen-test in headless Chromium):
+//! `CHROMEDRIVER=/usr/bin/chromedriver cargo test -p taintlab-web --target wasm32-unknown-unknown`.
+#![cfg(target_arch = "wasm32")]
+
+use std::time::Duration;
+
+use taintlab_web::App;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement, HtmlSelectElement, HtmlTextAreaElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn document() -> web_sys::Document {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .expect("a document")
+}
+
+async fn wait() {
+    yew::platform::time::sleep(Duration::from_millis(60)).await;
+}
+
+/// Mounts a fresh app (local storage cleared, so it starts on the first example).
+async fn mount() -> Element {
+    if let Some(s) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
+        let _ = s.clear();
+    }
+    let root = document().create_element("div").expect("div");
+    document()
+        .body()
+        .expect("body")
+        .append_child(&root)
+        .expect("append");
+    yew::Renderer::<App>::with_root(root.clone()).render();
+    wait().await;
+    root
+}
+
+fn q(root: &Element, sel: &str) -> Element {
+    root.query_selector(sel)
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| panic!("no {sel}"))
+}
+
+fn text(root: &Element, sel: &str) -> String {
+    q(root, sel).text_content().unwrap_or_default()
+}
+
+fn count(root: &Element, sel: &str) -> u32 {
+    root.query_selector_all(sel)
+        .map(|l| l.length())
+        .unwrap_or(0)
+}
+
+fn type_into(root: &Element, sel: &str, value: &str) {
+    let ta: HtmlTextAreaElement = q(root, sel).dyn_into().expect("textarea");
+    ta.set_value(value);
+    let init = web_sys::InputEventInit::new();
+    init.set_bubbles(true);
+    let ev = web_sys::InputEvent::new_with_event_init_dict("input", &init).expect("event");
+    ta.dispatch_event(&ev).expect("dispatch");
+}
+
+#[wasm_bindgen_test]
+async fn first_visit_shows_the_dedicated_nodes_matrix() {
+    let root = mount().await;
+    // 2 pods × 3 nodes.
+    assert_eq!(count(&root, "table.matrix tbody tr"), 2);
+    assert_eq!(count(&root, "table.matrix button.cell"), 6);
+    // web is blocked on the two payments nodes and fits on general-1.
+    let web_row: Vec<String> = (0..3)
+        .map(|c| q(&root, &format!("#cell-1-{c}")).class_name())
+        .collect();
+    assert!(
+        web_row[0].contains("bad") && web_row[1].contains("bad") && web_row[2].contains("ok"),
+        "{web_row:?}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn typing_recomputes_live_and_errors_point_at_their_line() {
+    let root = mount().await;
+    type_into(
+        &root,
+        "#nodes-text",
+        "kubectl taint nodes n1 dedicated=gpu:NoSchedule\n---\napiVersion: v1\nkind: Node\nmetadata: {name: n2}\nspec:\n  taints:\n  - {key: a, value: b, effect: NoSchedul}\n",
+    );
+    wait().await;
+    assert_eq!(count(&root, "table.matrix thead th"), 2, "two node columns");
+    // The bad effect is reported at line 8, listed and marked.
+    let diag = text(&root, "#nodes-diagnostics");
+    assert!(diag.contains("Line 8"), "{diag}");
+    assert!(count(&root, ".marks .mark.error") >= 1);
+    // kubectl's own output for the command.
+    assert!(text(&root, ".kubectl").contains("node/n1 tainted"));
+}
+
+#[wasm_bindgen_test]
+async fn clicking_a_cell_explains_it() {
+    let root = mount().await;
+    let cell: HtmlElement = q(&root, "#cell-1-0").dyn_into().expect("button");
+    cell.click();
+    wait().await;
+    let why = text(&root, ".explanation");
+    assert!(why.contains("web on payments-1"), "{why}");
+    assert!(why.contains("dedicated=payments:NoSchedule"), "{why}");
+    assert!(why.contains("node(s) had untolerated taint(s)"), "{why}");
+}
+
+#[wasm_bindgen_test]
+async fn arrow_keys_move_focus_in_the_matrix() {
+    let root = mount().await;
+    let first: HtmlElement = q(&root, "#cell-0-0").dyn_into().expect("button");
+    first.focus().expect("focus");
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key("ArrowRight");
+    init.set_bubbles(true);
+    let ev =
+        web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).expect("event");
+    first.dispatch_event(&ev).expect("dispatch");
+    wait().await;
+    let active = document()
+        .active_element()
+        .map(|e| e.id())
+        .unwrap_or_default();
+    assert_eq!(active, "cell-0-1");
+    assert_eq!(
+        q(&root, "#cell-0-1").get_attribute("tabindex").as_deref(),
+        Some("0")
+    );
+    assert_eq!(
+        q(&root, "#cell-0-0").get_attribute("tabindex").as_deref(),
+        Some("-1")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn language_switch_changes_the_interface_not_the_engine_text() {
+    let root = mount().await;
+    let select: HtmlSelectElement = q(&root, "#lang-select").dyn_into().expect("select");
+    select.set_value("zh-CN");
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    select
+        .dispatch_event(&web_sys::Event::new_with_event_init_dict("change", &init).expect("event"))
+        .expect("dispatch");
+    wait().await;
+    assert!(text(&root, "h1").contains("演练场"));
+    let cell: HtmlElement = q(&root, "#cell-1-0").dyn_into().expect("button");
+    cell.click();
+    wait().await;
+    // The scheduler's reason stays in English, as a cluster prints it.
+    assert!(text(&root, ".explanation").contains("node(s) had untolerated taint(s)"));
+    select.set_value("en");
+    select
+        .dispatch_event(&web_sys::Event::new_with_event_init_dict("change", &init).expect("event"))
+        .expect("dispatch");
+    wait().await;
+    assert!(text(&root, "h1").contains("Taintlab playground"));
+}
+
+#[wasm_bindgen_test]
+async fn the_state_is_kept_in_local_storage() {
+    let root = mount().await;
+    type_into(
+        &root,
+        "#pods-text",
+        "tolerations:\n- {key: dedicated, operator: Exists}\n",
+    );
+    wait().await;
+    let stored = web_sys::window()
+        .and_then(|w| w.local_storage().ok().flatten())
+        .and_then(|s| s.get_item(taintlab_web::share::STATE_KEY).ok().flatten())
+        .expect("stored");
+    let state = taintlab_web::share::from_local(&stored).expect("a state");
+    assert!(state.pods.contains("operator: Exists"));
+}
