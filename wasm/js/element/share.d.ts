@@ -1,0 +1,25 @@
+/** Share-link format version of the playground. */
+export declare const SHARE_VERSION: "1";
+/** The playground opened when no URL is configured. */
+export declare const DEFAULT_PLAYGROUND: string;
+/** The playground state a widget sends (fields left out take the playground's defaults). */
+export interface PlaygroundState {
+  nodes: string;
+  pods: string;
+  version?: string;
+  comparisonOperators: boolean;
+  admission: { enabled: boolean };
+}
+export declare function base64url(bytes: Uint8Array): string;
+export declare function deflateRawStored(bytes: Uint8Array): Uint8Array;
+export declare function deflateRaw(bytes: Uint8Array): Promise<Uint8Array>;
+/** The fragment (without `#`): `v=1&s=<base64url(deflate-raw(JSON))>`. */
+export declare function shareFragment(state: object): Promise<string>;
+export declare function playgroundState(input: {
+  nodes: string;
+  pods: string;
+  version?: string;
+  comparisonOperators?: boolean;
+  admission?: boolean;
+}): PlaygroundState;
+export declare function playgroundUrl(base: string | undefined, state: object): Promise<string>;

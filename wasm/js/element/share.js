@@ -1,0 +1,74 @@
+// The playground's share-link format (web/src/share.rs, version 1): the URL fragment
+// `v=1&s=<payload>`, where the payload is the playground state as JSON, compressed with
+// raw deflate and written in base64url without padding. Fields left out of the state take
+// the playground's defaults, so a widget only sends what it has.
+
+/** Share-link format version. */
+export const SHARE_VERSION = "1";
+
+/** The playground opened when no URL is configured. */
+export const DEFAULT_PLAYGROUND = "https://example.invalid/taintlab/";
+
+/** base64url without padding. */
+export function base64url(bytes) {
+  let s = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    s += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** Raw deflate with stored (uncompressed) blocks: valid everywhere, for browsers without CompressionStream. */
+export function deflateRawStored(bytes) {
+  const blocks = Math.max(1, Math.ceil(bytes.length / 65535));
+  const out = new Uint8Array(bytes.length + blocks * 5);
+  let o = 0;
+  for (let i = 0; i < blocks; i++) {
+    const chunk = bytes.subarray(i * 65535, (i + 1) * 65535);
+    const n = chunk.length;
+    out[o++] = i === blocks - 1 ? 1 : 0;
+    out[o++] = n & 0xff;
+    out[o++] = n >>> 8;
+    out[o++] = ~n & 0xff;
+    out[o++] = (~n >>> 8) & 0xff;
+    out.set(chunk, o);
+    o += n;
+  }
+  return out;
+}
+
+/** Raw deflate (compressed when the platform has CompressionStream). */
+export async function deflateRaw(bytes) {
+  if (typeof CompressionStream === "function") {
+    try {
+      const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream("deflate-raw"));
+      return new Uint8Array(await new Response(stream).arrayBuffer());
+    } catch {
+      // Fall through: old engines without "deflate-raw".
+    }
+  }
+  return deflateRawStored(bytes);
+}
+
+/** The fragment (without `#`) that opens the playground with `state`. */
+export async function shareFragment(state) {
+  const json = new TextEncoder().encode(JSON.stringify(state));
+  return `v=${SHARE_VERSION}&s=${base64url(await deflateRaw(json))}`;
+}
+
+/**
+ * The playground state of an example: its two panes, the release, the gate and the
+ * admission switch (the playground runs DefaultTolerationSeconds by default, like a cluster).
+ */
+export function playgroundState({ nodes, pods, version, comparisonOperators = false, admission = true }) {
+  const state = { nodes, pods, comparisonOperators, admission: { enabled: admission } };
+  if (version) state.version = version;
+  return state;
+}
+
+/** The full "Open in playground" URL. */
+export async function playgroundUrl(base, state) {
+  const url = new URL(base || DEFAULT_PLAYGROUND, typeof document === "undefined" ? undefined : document.baseURI);
+  url.hash = await shareFragment(state);
+  return url.href;
+}

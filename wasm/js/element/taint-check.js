@@ -1,0 +1,539 @@
+// <taint-check>: a live Kubernetes taints-and-tolerations example for documentation pages.
+//
+//   <script type="module" src=".../taintlab/element/taint-check.js"></script>
+//   <taint-check>
+//     <script type="application/yaml">
+//       ... Nodes and Pods (any form Taintlab reads) ...
+//     </script>
+//   </taint-check>
+//
+// or, for one node and one pod:  <taint-check taints="dedicated=gpu:NoSchedule"
+//   tolerations="[{key: dedicated, operator: Equal, value: gpu, effect: NoSchedule}]">
+//
+// Every widget on a page shares one instance of the engine, which is only loaded when the
+// first widget scrolls into view. Readers can edit the example; the verdict, the
+// explanation and, for NoExecute taints, the eviction timeline follow as they type.
+
+import init, { analyze } from "../web/taintlab.js";
+import { DEFAULT_PLAYGROUND, playgroundState, playgroundUrl } from "./share.js";
+
+const WASM_URL = new URL("../web/taintlab_bg.wasm", import.meta.url);
+
+let engine = null;
+
+/** Loads the engine once per page; every widget awaits the same promise. */
+export function loadEngine() {
+  engine ??= init({ module_or_path: WASM_URL });
+  return engine;
+}
+
+/** Removes the indentation HTML adds around embedded YAML, and blank lines at both ends. */
+export function dedent(text) {
+  const lines = String(text).replace(/\r\n?/g, "\n").split("\n");
+  while (lines.length && !lines[0].trim()) lines.shift();
+  while (lines.length && !lines[lines.length - 1].trim()) lines.pop();
+  let indent = Infinity;
+  for (const l of lines) if (l.trim()) indent = Math.min(indent, l.match(/^[ \t]*/)[0].length);
+  if (!Number.isFinite(indent)) indent = 0;
+  return lines.length ? lines.map((l) => l.slice(indent)).join("\n") + "\n" : "";
+}
+
+// --- small DOM helper: text only, never markup from the example --------------------
+
+function h(tag, props, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(props || {})) {
+    if (v == null || v === false) continue;
+    if (k === "class") el.className = v;
+    else if (k === "text") el.textContent = v;
+    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c == null || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+// --- page-wide services: lazy loading and the host page's colour scheme -------------
+
+const visible =
+  typeof IntersectionObserver === "function"
+    ? new IntersectionObserver(
+        (entries) => {
+          for (const e of entries) {
+            if (e.isIntersecting) {
+              visible.unobserve(e.target);
+              e.target.activate();
+            }
+          }
+        },
+        { rootMargin: "200px 0px" },
+      )
+    : null;
+
+const live = new Set();
+
+/** Whether the host page is dark where the widget sits: its inherited text colour is light. */
+function hostIsDark(el) {
+  const m = getComputedStyle(el).color.match(/[\d.]+/g);
+  if (!m || m.length < 3) return matchMedia("(prefers-color-scheme: dark)").matches;
+  const [r, g, b] = m.map(Number);
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 140;
+}
+
+let themeWatch = null;
+function watchTheme() {
+  if (themeWatch) return;
+  const update = () => live.forEach((w) => w.updateScheme());
+  themeWatch = new MutationObserver(update);
+  const opts = { attributes: true, attributeFilter: ["class", "style", "data-theme", "data-color-mode", "data-mode"] };
+  themeWatch.observe(document.documentElement, opts);
+  if (document.body) themeWatch.observe(document.body, opts);
+  matchMedia("(prefers-color-scheme: dark)").addEventListener("change", update);
+}
+
+// --- wording -----------------------------------------------------------------------
+
+const ORIGIN = {
+  "default-toleration-seconds": "added by DefaultTolerationSeconds",
+  daemonset: "added by the DaemonSet controller",
+  "namespace-default": "added by PodTolerationRestriction (namespace default)",
+  "cluster-default": "added by PodTolerationRestriction (cluster default)",
+  "memory-pressure": "added by PodTolerationRestriction",
+  "extended-resource": "added by ExtendedResourceToleration",
+};
+
+const MISS = {
+  "effect-mismatch": "other effect",
+  "key-mismatch": "other key",
+  "value-mismatch": "other value",
+  "comparison-gate-off": "Lt/Gt need the TaintTolerationComparisonOperators gate",
+  "not-an-integer": "Lt/Gt need integer values",
+  "comparison-false": "the comparison is false",
+  "unknown-operator": "unknown operator",
+};
+
+const VIA = {
+  "exists-any-key": "Exists with no key: every taint",
+  exists: "Exists: any value",
+  equal: "Equal: same value",
+  "less-than": "Lt: taint value is smaller",
+  "greater-than": "Gt: taint value is larger",
+};
+
+function tolerationText(t) {
+  const parts = [];
+  parts.push(`key: ${t.key || "<any>"}`);
+  parts.push(`operator: ${t.operator || "Equal"}`);
+  if (t.operator !== "Exists" || t.value) parts.push(`value: ${JSON.stringify(t.value)}`);
+  parts.push(`effect: ${t.effect || "<any>"}`);
+  let s = `{${parts.join(", ")}}`;
+  if (t.tolerationSeconds != null) s += ` for ${t.tolerationSeconds}s`;
+  return s;
+}
+
+function seconds(n) {
+  if (n < 120) return `${n} s`;
+  if (n < 7200) return `${Math.round(n / 6) / 10} min (${n} s)`;
+  return `${Math.round(n / 360) / 10} h (${n} s)`;
+}
+
+const STYLE = `
+:host { display: block; margin: 1.25em 0; }
+:host([hidden]) { display: none; }
+.tc {
+  --_fg: var(--taint-check-fg, currentColor);
+  --_bg: var(--taint-check-bg, transparent);
+  --_border: var(--taint-check-border, color-mix(in srgb, currentColor 22%, transparent));
+  --_muted: var(--taint-check-muted, color-mix(in srgb, currentColor 68%, transparent));
+  --_surface: var(--taint-check-surface, color-mix(in srgb, currentColor 5%, transparent));
+  --_ok: var(--taint-check-ok, #1a7f37);
+  --_bad: var(--taint-check-bad, #cf222e);
+  --_warn: var(--taint-check-warn, #9a6700);
+  --_accent: var(--taint-check-accent, #0969da);
+  --_radius: var(--taint-check-radius, 8px);
+  --_mono: var(--taint-check-mono, ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace);
+  color-scheme: light;
+  container-type: inline-size;
+  font: inherit; color: var(--_fg); background: var(--_bg);
+  border: 1px solid var(--_border); border-radius: var(--_radius);
+  overflow: hidden;
+}
+.tc.dark {
+  --_ok: var(--taint-check-ok-dark, var(--taint-check-ok, #3fb950));
+  --_bad: var(--taint-check-bad-dark, var(--taint-check-bad, #f85149));
+  --_warn: var(--taint-check-warn-dark, var(--taint-check-warn, #d29922));
+  --_accent: var(--taint-check-accent-dark, var(--taint-check-accent, #58a6ff));
+  color-scheme: dark;
+}
+header, footer { display: flex; gap: .75em; align-items: center; justify-content: space-between;
+  padding: .45em .9em; background: var(--_surface); font-size: .85em; }
+header { border-bottom: 1px solid var(--_border); }
+footer { border-top: 1px solid var(--_border); }
+.heading { font-weight: 600; }
+.badge { color: var(--_muted); white-space: nowrap; }
+.body { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1.15fr); }
+@container (max-width: 46rem) { .body { grid-template-columns: minmax(0, 1fr); } .editor { border-right: 0; border-bottom: 1px solid var(--_border); } }
+.editor { padding: .75em .9em; border-right: 1px solid var(--_border); display: flex; flex-direction: column; gap: .6em; min-width: 0; }
+.editor label { font-size: .8em; color: var(--_muted); display: flex; flex-direction: column; gap: .25em; }
+textarea, pre.source { font-family: var(--_mono); font-size: .82em; line-height: 1.45; margin: 0;
+  width: 100%; box-sizing: border-box; padding: .55em .65em; tab-size: 2; white-space: pre; overflow: auto;
+  color: inherit; background: var(--_surface); border: 1px solid var(--_border); border-radius: 6px; resize: vertical; }
+textarea:focus-visible { outline: 2px solid var(--_accent); outline-offset: 1px; }
+textarea[aria-invalid="true"] { border-color: var(--_bad); }
+.result { padding: .75em .9em; min-width: 0; font-size: .92em; }
+.result[aria-busy="true"] { opacity: .6; }
+.status { color: var(--_muted); font-style: italic; }
+.pod + .pod { margin-top: 1em; padding-top: .9em; border-top: 1px dashed var(--_border); }
+.verdict { font-weight: 600; display: flex; gap: .45em; align-items: baseline; }
+.icon { flex: none; font-weight: 700; width: 1.1em; text-align: center; }
+.ok { color: var(--_ok); } .bad { color: var(--_bad); } .warn { color: var(--_warn); } .muted { color: var(--_muted); }
+.event { font-family: var(--_mono); font-size: .8em; background: var(--_surface); border-left: 3px solid var(--_bad);
+  padding: .45em .6em; margin: .45em 0 .2em; white-space: pre-wrap; overflow-wrap: anywhere; border-radius: 0 4px 4px 0; }
+details { margin: .5em 0 0; }
+summary { cursor: pointer; display: flex; gap: .45em; align-items: baseline; list-style: none; }
+summary::-webkit-details-marker { display: none; }
+summary::before { content: "\\25B8"; color: var(--_muted); font-size: .8em; transition: transform .15s; }
+details[open] > summary::before { transform: rotate(90deg); }
+.node-name { font-family: var(--_mono); font-weight: 600; white-space: nowrap; flex: none; }
+.sentence { color: var(--_muted); }
+ul { margin: .35em 0 0 1.3em; padding: 0; }
+li { margin: .25em 0; }
+code { font-family: var(--_mono); font-size: .88em; background: var(--_surface); padding: .05em .3em; border-radius: 4px; overflow-wrap: anywhere; }
+.chip { font-size: .72em; border: 1px solid var(--_border); border-radius: 999px; padding: 0 .5em; color: var(--_muted); white-space: nowrap; }
+.misses { font-size: .85em; color: var(--_muted); }
+.timeline { margin: .4em 0 .2em; font-size: .82em; }
+.track { display: flex; align-items: center; gap: .5em; }
+.bar { position: relative; flex: 1; height: 6px; border-radius: 3px; background: var(--_surface); border: 1px solid var(--_border); }
+.bar > span { position: absolute; inset: -1px auto -1px -1px; border-radius: 3px; }
+.bar.evicted > span { background: var(--_bad); }
+.bar.stays > span { background: var(--_ok); width: calc(100% + 2px); }
+.ends { display: flex; justify-content: space-between; color: var(--_muted); margin-top: .15em; }
+.tolerations { font-size: .88em; }
+.error { color: var(--_bad); font-family: var(--_mono); font-size: .85em; white-space: pre-wrap; overflow-wrap: anywhere; }
+.notes { margin-top: .8em; font-size: .82em; color: var(--_muted); }
+a { color: var(--_accent); }
+.timing { color: var(--_muted); }
+`;
+
+// --- the element ---------------------------------------------------------------------
+
+export class TaintCheck extends HTMLElement {
+  static get observedAttributes() {
+    return ["taints", "tolerations", "version", "comparison-operators", "admission", "node-name", "pod-name", "playground", "heading"];
+  }
+
+  #shadow = null;
+  #els = {};
+  #live = false;
+  #timer = 0;
+  #seq = 0;
+  #rendered = false;
+  #longest = 0;
+
+  connectedCallback() {
+    if (!this.#shadow) {
+      this.#shadow = this.attachShadow({ mode: "open" });
+      this.#build();
+    }
+    if (this.#live) return;
+    if (visible && this.getAttribute("loading") !== "eager") visible.observe(this);
+    else this.activate();
+  }
+
+  disconnectedCallback() {
+    visible?.unobserve(this);
+    live.delete(this);
+  }
+
+  attributeChangedCallback(name, oldValue, value) {
+    if (!this.#shadow || oldValue === value) return;
+    if (name === "taints" || name === "tolerations") {
+      const field = this.#els[name];
+      if (field) field.value = value ?? "";
+    }
+    if (name === "heading") this.#els.heading.textContent = value || "Taints and tolerations";
+    if (this.#live) this.#update();
+  }
+
+  /** The source text(s): a YAML script child, a <pre> child, or the attributes. */
+  #source() {
+    const script = this.querySelector(':scope > script[type="application/yaml"], :scope > script[type="text/yaml"]');
+    if (script) return { yaml: dedent(script.textContent) };
+    const pre = this.querySelector(":scope > pre");
+    if (pre) return { yaml: dedent(pre.textContent) };
+    return { taints: this.getAttribute("taints") ?? "", tolerations: this.getAttribute("tolerations") ?? "" };
+  }
+
+  #build() {
+    const src = this.#source();
+    const rows = (t) => Math.min(28, Math.max(3, t.split("\n").length + 1));
+    const editor = h("div", { class: "editor" });
+    if ("yaml" in src) {
+      this.#els.yaml = h("textarea", {
+        class: "yaml", spellcheck: "false", autocapitalize: "off", autocomplete: "off",
+        rows: rows(src.yaml), "aria-label": "Nodes and pods (editable)",
+      });
+      this.#els.yaml.value = src.yaml;
+      editor.append(this.#els.yaml);
+    } else {
+      for (const [name, label] of [["taints", "Node taints"], ["tolerations", "Pod tolerations"]]) {
+        const field = h("textarea", { class: name, spellcheck: "false", autocapitalize: "off", autocomplete: "off", rows: rows(src[name]) });
+        field.value = src[name];
+        this.#els[name] = field;
+        editor.append(h("label", null, label, field));
+      }
+    }
+    editor.addEventListener("input", () => {
+      clearTimeout(this.#timer);
+      this.#timer = setTimeout(() => this.#update(), 120);
+    });
+    this.#els.result = h("div", { class: "result", "aria-live": "polite" }, h("p", { class: "status", text: "Loading the example…" }));
+    this.#els.heading = h("span", { class: "heading", text: this.getAttribute("heading") || "Taints and tolerations" });
+    this.#els.badge = h("span", { class: "badge", text: "live example" });
+    this.#els.link = h("a", { class: "playground", target: "_blank", rel: "noopener", href: this.#playgroundBase() }, "Open in playground \u2197");
+    this.#els.timing = h("span", { class: "timing" });
+    this.#els.box = h(
+      "div",
+      { class: "tc", part: "container" },
+      h("header", { part: "header" }, this.#els.heading, this.#els.badge),
+      h("div", { class: "body" }, editor, this.#els.result),
+      h("footer", { part: "footer" }, this.#els.link, this.#els.timing),
+    );
+    this.#shadow.append(h("style", { text: STYLE }), this.#els.box);
+    this.updateScheme();
+  }
+
+  /** Follows the host page's light or dark look. */
+  updateScheme() {
+    this.#els.box?.classList.toggle("dark", hostIsDark(this));
+  }
+
+  #playgroundBase() {
+    return (
+      this.getAttribute("playground") ||
+      document.querySelector('meta[name="taint-check:playground"]')?.content ||
+      DEFAULT_PLAYGROUND
+    );
+  }
+
+  /** Loads the engine (shared) and renders the live example. Called when the widget is near the viewport. */
+  async activate() {
+    if (this.#live) return;
+    try {
+      await loadEngine();
+    } catch (e) {
+      this.#els.result.replaceChildren(h("p", { class: "error", text: `The Taintlab engine could not be loaded: ${e?.message ?? e}` }));
+      return;
+    }
+    this.#live = true;
+    live.add(this);
+    watchTheme();
+    this.updateScheme();
+    this.#update();
+  }
+
+  #options() {
+    const o = {};
+    const v = this.getAttribute("version");
+    if (v) o.kubernetesVersion = v;
+    if (this.hasAttribute("comparison-operators")) o.comparisonOperators = true;
+    const adm = this.getAttribute("admission");
+    if (adm === "off" || adm === "false") o.admission = false;
+    const node = this.getAttribute("node-name");
+    if (node) o.nodeName = node;
+    const pod = this.getAttribute("pod-name");
+    if (pod) o.podName = pod;
+    return o;
+  }
+
+  #input() {
+    if (this.#els.yaml) return this.#els.yaml.value;
+    return {
+      nodes: [{ name: this.getAttribute("node-name") || "node", taints: this.#els.taints.value }],
+      pods: [{ name: this.getAttribute("pod-name") || "pod", tolerations: this.#els.tolerations.value }],
+    };
+  }
+
+  #update() {
+    if (!this.#live) return;
+    const seq = ++this.#seq;
+    const started = performance.now();
+    const options = this.#options();
+    let analysis;
+    for (const f of [this.#els.yaml, this.#els.taints, this.#els.tolerations]) f?.removeAttribute("aria-invalid");
+    try {
+      analysis = analyze(this.#input(), options);
+    } catch (e) {
+      this.#renderError(e);
+      return;
+    }
+    this.#render(analysis);
+    const ms = performance.now() - started;
+    this.#els.timing.textContent = `${ms < 1 ? "<1" : Math.round(ms)} ms`;
+    const first = !this.#rendered;
+    this.#rendered = true;
+    this.setAttribute("data-state", "live");
+    if (first && !performance.getEntriesByName("taint-check:first-render").length) {
+      performance.mark("taint-check:first-render");
+    }
+    this.dispatchEvent(
+      new CustomEvent("taint-check-render", { bubbles: true, composed: true, detail: { analysis, first, at: performance.now() } }),
+    );
+    // Text examples come back split into the playground's two panes; attribute examples
+    // already are: the Nodes pane reads bare taints, the Pods pane bare tolerations.
+    const panes = analysis.panes ?? { nodes: this.#els.taints.value, pods: this.#els.tolerations.value };
+    const state = playgroundState({
+      nodes: panes.nodes,
+      pods: panes.pods,
+      version: analysis.kubernetesVersion,
+      comparisonOperators: analysis.comparisonOperators,
+      admission: analysis.admission,
+    });
+    playgroundUrl(this.#playgroundBase(), state).then((href) => {
+      if (seq === this.#seq) this.#els.link.href = href;
+    });
+  }
+
+  #renderError(e) {
+    const loc = e?.location;
+    const where = [];
+    if (loc?.line) where.push(`line ${loc.line}, column ${loc.column}`);
+    if (loc?.path) where.push(loc.path);
+    const field = this.#els.yaml ?? (String(e?.argument ?? "").includes("taints") ? this.#els.taints : this.#els.tolerations);
+    field?.setAttribute("aria-invalid", "true");
+    this.#els.result.replaceChildren(
+      h("p", { class: "verdict bad" }, h("span", { class: "icon", text: "!" }), "The example cannot be read"),
+      h("p", { class: "error", text: (where.length ? `${where.join(": ")}\n` : "") + (e?.message ?? String(e)) }),
+    );
+    this.setAttribute("data-state", "error");
+  }
+
+  #render(a) {
+    const version = a.kubernetesVersion.replace(/\.0$/, "");
+    this.#els.badge.textContent = `Kubernetes ${version}${a.comparisonOperators ? " + Lt/Gt gate" : ""}`;
+    const out = [];
+    if (!a.pods.length || !a.nodes.length) {
+      out.push(h("p", { class: "status", text: !a.nodes.length ? "Add a node with taints (or a `kubectl taint` line) to see a verdict." : "Add a pod with tolerations to see a verdict." }));
+    }
+    if (a.nodes.length) {
+      // Timelines share one scale, so that 300 s and 6000 s look different.
+      let longest = 0;
+      for (const pod of a.pods) {
+        for (const pair of pod.nodes) for (const p of pair.eviction?.pods ?? []) longest = Math.max(longest, p.evictedAt ?? 0);
+      }
+      this.#longest = longest;
+      for (const pod of a.pods) out.push(this.#pod(pod, a));
+    }
+    const warnings = a.diagnostics.filter((d) => d.severity === "warning" || d.code === "invalid-value" || d.code === "missing-field");
+    if (warnings.length) {
+      out.push(
+        h("div", { class: "notes" },
+          h("ul", null, warnings.map((d) => h("li", null, d.location.line ? `line ${d.location.line}: ` : "", d.message)))),
+      );
+    }
+    this.#els.result.replaceChildren(...out);
+  }
+
+  #pod(pod, a) {
+    const name = pod.namespace && pod.namespace !== "default" ? `${pod.namespace}/${pod.name}` : pod.name;
+    const box = h("section", { class: "pod", "data-pod": pod.name });
+    if (!pod.admitted) {
+      box.dataset.verdict = "rejected";
+      box.append(
+        h("p", { class: "verdict bad" }, h("span", { class: "icon", text: "\u2717" }), `${name} is rejected at admission`),
+        h("div", { class: "event", text: pod.rejection }),
+      );
+      return box;
+    }
+    const s = pod.schedule;
+    let line;
+    if (s.bypassesScheduler) {
+      box.dataset.verdict = "bypassed";
+      line = h("p", { class: "verdict warn" }, h("span", { class: "icon", text: "\u2192" }), `${name} has spec.nodeName set: the scheduler never sees it`);
+    } else if (s.scheduled) {
+      box.dataset.verdict = "scheduled";
+      line = h("p", { class: "verdict ok" }, h("span", { class: "icon", text: "\u2713" }),
+        `${name} can be scheduled`, a.nodes.length > 1 ? ` (best: ${s.bestNodes.join(", ")})` : ` on ${s.bestNodes.join(", ")}`);
+    } else {
+      box.dataset.verdict = "pending";
+      line = h("p", { class: "verdict bad" }, h("span", { class: "icon", text: "\u2717" }), `${name} stays Pending`);
+    }
+    box.append(line);
+    if (s.message) box.append(h("div", { class: "event", title: "The FailedScheduling event", text: `Warning  FailedScheduling  ${s.message}` }));
+
+    const open = a.nodes.length <= 2;
+    for (const pair of pod.nodes) box.append(this.#pair(pair, pod, a, open));
+
+    const tols = pod.tolerations;
+    box.append(
+      h("details", { class: "tolerations" },
+        h("summary", null, h("span", { text: `Tolerations (${tols.length})` }),
+          tols.some((t) => t.origin !== "pod") ? h("span", { class: "chip", text: "some added by Kubernetes" }) : null),
+        tols.length
+          ? h("ul", null, tols.map((t, i) =>
+              h("li", null, h("code", { text: `#${i + 1} ${tolerationText(t.toleration)}` }), " ",
+                ORIGIN[t.origin] ? h("span", { class: "chip", text: ORIGIN[t.origin] }) : null)))
+          : h("p", { class: "muted", text: "none" })),
+    );
+    return box;
+  }
+
+  #pair(pair, pod, a, open) {
+    const x = pair.explanation;
+    const node = a.nodes[pair.node];
+    const icon = x.verdict === "schedulable" ? ["\u2713", "ok"] : x.verdict === "penalized" ? ["\u2713", "warn"] : x.verdict === "bypassed" ? ["\u2192", "warn"] : ["\u2717", "bad"];
+    const d = h("details", { class: "pair", "data-node": node.name, "data-verdict": x.verdict, open });
+    d.append(h("summary", null, h("span", { class: `icon ${icon[1]}`, text: icon[0] }), h("span", { class: "node-name", text: node.name }), h("span", { class: "sentence", text: x.summary })));
+    const items = [];
+    if (x.cordon.nodeUnschedulable) {
+      items.push(h("li", null, h("code", { text: "spec.unschedulable: true" }), " ",
+        x.cordon.toleratedBy ? h("span", { class: "ok", text: `tolerated by #${x.cordon.toleratedBy.toleration + 1}` }) : h("span", { class: "bad", text: "cordoned: not tolerated" })));
+    }
+    if (!node.taints.length && !node.unschedulable) items.push(h("li", { class: "muted", text: "no taints" }));
+    for (const t of x.taints) items.push(this.#taint(t, x));
+    d.append(h("ul", null, items));
+    if (pair.eviction) d.append(this.#timeline(pair.eviction, pod));
+    return d;
+  }
+
+  #taint(t, x) {
+    const li = h("li", { "data-taint": t.text, "data-tolerated": String(t.tolerated) }, h("code", { text: t.text }), " ");
+    if (t.toleratedBy) {
+      li.append(h("span", { class: "ok", text: `tolerated by #${t.toleratedBy.toleration + 1}` }), h("span", { class: "muted", text: ` (${VIA[t.toleratedBy.via]})` }));
+      if (t.noExecute?.kind === "tolerated-for") li.append(h("span", { class: "muted", text: ` for ${seconds(t.noExecute.seconds)}` }));
+    } else if (t.role === "score") {
+      li.append(h("span", { class: "warn", text: "not tolerated: the node scores lower" }));
+    } else if (t.role === "none") {
+      li.append(h("span", { class: "warn", text: "invalid effect: ignored by the scheduler (the API server rejects it)" }));
+    } else {
+      li.append(h("span", { class: "bad", text: t.role === "filter-and-eviction" ? "not tolerated: blocks scheduling and evicts running pods" : "not tolerated: blocks scheduling" }));
+    }
+    if (!t.tolerated && x.tolerations.length) {
+      const misses = t.outcomes
+        .map((o, i) => (o !== "key-mismatch" ? `#${i + 1}: ${MISS[o] ?? o}` : null))
+        .filter(Boolean);
+      if (misses.length) li.append(h("div", { class: "misses", text: misses.join("; ") }));
+    }
+    return li;
+  }
+
+  #timeline(ev, pod) {
+    const me = ev.pods.find((p) => p.name === pod.name && p.namespace === (pod.namespace || "default")) ?? ev.pods[0];
+    const at = me?.evictedAt;
+    const box = h("div", { class: "timeline", "data-evicted-at": at ?? "never" });
+    const label = at == null ? "NoExecute: tolerated forever, the pod stays" : at === 0 ? "NoExecute: evicted at once" : `NoExecute: evicted after ${seconds(at)}`;
+    const width = at == null ? 100 : Math.max(2, this.#longest ? (100 * at) / this.#longest : 2);
+    const bar = h("div", { class: `bar ${at == null ? "stays" : "evicted"}` }, h("span", { style: at == null ? null : `width: ${width.toFixed(1)}%` }));
+    box.append(
+      h("div", { class: at == null ? "ok" : "bad", text: label }),
+      h("div", { class: "track" }, bar),
+      h("div", { class: "ends" }, h("span", { text: "0 s: taint appears" }), h("span", { text: at == null ? "\u221E" : `${at} s: Marking for deletion` })),
+    );
+    return box;
+  }
+}
+
+if (!customElements.get("taint-check")) customElements.define("taint-check", TaintCheck);

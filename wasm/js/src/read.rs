@@ -1,0 +1,1141 @@
+//! Reading the arguments: plain JavaScript objects (checked field by field, with the
+//! path of every wrong value), Kubernetes objects (`metadata`/`spec` present: read by the
+//! input layer exactly like pasted JSON), and text in any form the input layer accepts
+//! (YAML, JSON, `kubectl taint` lines, taint specs, `kubectl describe` output).
+//!
+//! Text problems that make the API server refuse an object (syntax, wrong types) are
+//! thrown; problems the API server only reports at validation (an unknown effect, a
+//! missing key) keep the object, as the input layer does, so that `validate` and the
+//! semantics can show what upstream does with it.
+
+use taintlab_core::kubectl::NodeTarget;
+use taintlab_core::{
+    ConditionStatus, KubeVersion, Node, NodeCondition, Operator, Pod, PreemptionPolicy, QosClass,
+    Semantics, Taint, TaintEffect, Toleration,
+};
+use taintlab_input::{Code, Diagnostic, Location, Options, Parsed, Prefer, Severity, Workload};
+
+use crate::error::{ApiError, ApiResult};
+use crate::value::V;
+
+// ---------------------------------------------------------------------------------------
+// Plain values
+// ---------------------------------------------------------------------------------------
+
+/// `"a string"`, `"a number"`, ... for messages.
+pub fn type_name(v: &V) -> &'static str {
+    v.type_name()
+}
+
+/// The value shortened for a message: strings quoted, containers by type.
+fn shown(v: &V) -> String {
+    match v {
+        V::Str(s) if s.chars().count() <= 40 => format!("the string {s:?}"),
+        V::Bool(b) => format!("the boolean {b}"),
+        V::Num(_) | V::Int(_) => format!("the number {}", v.to_json()),
+        other => type_name(other).to_string(),
+    }
+}
+
+/// Absent and `null` (and `undefined`, which arrives as `null`) mean "not given".
+pub fn given(v: Option<&V>) -> Option<&V> {
+    v.filter(|v| !v.is_null())
+}
+
+/// A whole number: JavaScript integers and BigInts within 64 bits.
+pub fn as_int(v: &V) -> Option<i64> {
+    v.as_int()
+}
+
+/// Optimal string alignment distance, for "did you mean" hints on option and field names.
+fn distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.to_ascii_lowercase().chars().collect();
+    let b: Vec<char> = b.to_ascii_lowercase().chars().collect();
+    let w = b.len() + 1;
+    let mut d: Vec<usize> = (0..(a.len() + 1) * w)
+        .map(|i| if i < w { i } else { 0 })
+        .collect();
+    for i in 1..=a.len() {
+        d[i * w] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[(i - 1) * w + j] + 1)
+                .min(d[i * w + j - 1] + 1)
+                .min(d[(i - 1) * w + j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[(i - 2) * w + j - 2] + 1);
+            }
+            d[i * w + j] = v;
+        }
+    }
+    d[a.len() * w + b.len()]
+}
+
+/// The closest known name within a small distance.
+pub fn suggest<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
+    let limit = (name.chars().count() / 4).clamp(1, 3);
+    known
+        .iter()
+        .filter(|k| k.len() < 64 && name.len() < 64)
+        .map(|k| (distance(name, k), *k))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k)
+}
+
+/// A plain object being read: known fields only, typed accessors that report the full
+/// path of a wrong value.
+pub struct Obj<'a> {
+    map: Option<&'a [(String, V)]>,
+    /// Path of the object from the argument (`pods[1]`).
+    pub path: String,
+    /// The argument name (`pods`).
+    pub arg: String,
+}
+
+impl<'a> Obj<'a> {
+    /// Reads `v` as an object whose fields are `known` (plus `ignored`, accepted and not
+    /// read); `null` is an empty object when `optional`.
+    pub fn new(
+        v: &'a V,
+        arg: &str,
+        path: &str,
+        what: &str,
+        known: &[&str],
+        ignored: &[&str],
+        optional: bool,
+    ) -> ApiResult<Self> {
+        let map = match v {
+            V::Obj(m) => Some(m.as_slice()),
+            V::Null if optional => None,
+            other => {
+                return Err(ApiError::value(
+                    "wrong-type",
+                    arg,
+                    path,
+                    format!("must be {what}, got {}", shown(other)),
+                ));
+            }
+        };
+        if let Some(m) = map {
+            for (key, _) in m {
+                if known.contains(&key.as_str()) || ignored.contains(&key.as_str()) {
+                    continue;
+                }
+                let mut msg = format!("unknown field {key:?} of {what}");
+                if let Some(k) = suggest(key, known) {
+                    msg.push_str(&format!("; did you mean {k:?}?"));
+                } else {
+                    msg.push_str(&format!("; known fields: {}", known.join(", ")));
+                }
+                return Err(ApiError::value("unknown-field", arg, &join(path, key), msg));
+            }
+        }
+        Ok(Self {
+            map,
+            path: path.to_string(),
+            arg: arg.to_string(),
+        })
+    }
+
+    /// The options object of a function (`undefined`/`null` is empty).
+    pub fn options(v: &'a V, known: &[&str]) -> ApiResult<Self> {
+        Self::new(
+            v,
+            "options",
+            "options",
+            "an object of options",
+            known,
+            &[],
+            true,
+        )
+    }
+
+    /// The field, `None` when absent or `null`.
+    pub fn get(&self, key: &str) -> Option<&'a V> {
+        given(
+            self.map
+                .and_then(|m| m.iter().find(|(k, _)| k == key).map(|(_, v)| v)),
+        )
+    }
+
+    /// Whether the field is present and not `null`.
+    pub fn has(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// The path of a field.
+    pub fn at(&self, key: &str) -> String {
+        join(&self.path, key)
+    }
+
+    /// An error about a field.
+    pub fn error(&self, key: &str, code: &str, what: impl AsRef<str>) -> ApiError {
+        ApiError::value(code, &self.arg, &self.at(key), what)
+    }
+
+    fn wrong(&self, key: &str, want: &str, got: &V) -> ApiError {
+        self.error(
+            key,
+            "wrong-type",
+            format!("must be {want}, got {}", shown(got)),
+        )
+    }
+
+    /// A string field.
+    pub fn str(&self, key: &str) -> ApiResult<Option<String>> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(V::Str(s)) => Ok(Some(s.clone())),
+            Some(other) => Err(self.wrong(key, "a string", other)),
+        }
+    }
+
+    /// A whole-number field.
+    pub fn int(&self, key: &str) -> ApiResult<Option<i64>> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(v) => match v.as_int() {
+                Some(i) => Ok(Some(i)),
+                None => Err(self.wrong(key, "a whole number", v)),
+            },
+        }
+    }
+
+    /// A boolean field.
+    pub fn bool(&self, key: &str) -> ApiResult<Option<bool>> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(V::Bool(b)) => Ok(Some(*b)),
+            Some(other) => Err(self.wrong(key, "a boolean", other)),
+        }
+    }
+
+    /// A list of strings.
+    pub fn str_list(&self, key: &str) -> ApiResult<Option<Vec<String>>> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(V::Arr(items)) => items
+                .iter()
+                .enumerate()
+                .map(|(i, v)| match v {
+                    V::Str(s) => Ok(s.clone()),
+                    other => Err(ApiError::value(
+                        "wrong-type",
+                        &self.arg,
+                        &index(&self.at(key), i),
+                        format!("must be a string, got {}", shown(other)),
+                    )),
+                })
+                .collect::<ApiResult<Vec<String>>>()
+                .map(Some),
+            Some(other) => Err(self.wrong(key, "an array of strings", other)),
+        }
+    }
+
+    /// A string field limited to `allowed`.
+    pub fn choice(&self, key: &str, allowed: &[&'static str]) -> ApiResult<Option<&'static str>> {
+        let Some(s) = self.str(key)? else {
+            return Ok(None);
+        };
+        match allowed.iter().find(|a| **a == s) {
+            Some(a) => Ok(Some(*a)),
+            None => {
+                let mut msg = format!("must be one of {}, got {s:?}", allowed.join(", "));
+                if let Some(k) = suggest(&s, allowed) {
+                    msg.push_str(&format!("; did you mean {k:?}?"));
+                }
+                Err(self.error(key, "invalid-value", msg))
+            }
+        }
+    }
+}
+
+/// `a.b`, or `b` when `a` is empty.
+pub fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+/// `a[3]`.
+pub fn index(path: &str, i: usize) -> String {
+    format!("{path}[{i}]")
+}
+
+// ---------------------------------------------------------------------------------------
+// Version options
+// ---------------------------------------------------------------------------------------
+
+/// The option names every version-aware function accepts.
+pub const VERSION_OPTIONS: [&str; 2] = ["kubernetesVersion", "comparisonOperators"];
+
+/// `options.kubernetesVersion` (default the newest release modelled).
+pub fn kube_version(o: &Obj<'_>) -> ApiResult<KubeVersion> {
+    match o.str("kubernetesVersion")? {
+        None => Ok(KubeVersion::NEWEST),
+        Some(s) => KubeVersion::parse(&s).ok_or_else(|| {
+            o.error(
+                "kubernetesVersion",
+                "invalid-version",
+                format!("must be a Kubernetes release such as \"1.34\" or \"v1.34.3\", got {s:?}"),
+            )
+        }),
+    }
+}
+
+/// The release and the `TaintTolerationComparisonOperators` gate.
+pub fn semantics(o: &Obj<'_>) -> ApiResult<Semantics> {
+    Ok(Semantics::at(kube_version(o)?)
+        .with_comparison_operators(o.bool("comparisonOperators")?.unwrap_or(false)))
+}
+
+// ---------------------------------------------------------------------------------------
+// Text through the input layer
+// ---------------------------------------------------------------------------------------
+
+/// Whether a diagnostic means something could not be read at all. A field the API
+/// server would reject at validation (an unknown effect, a missing key) keeps its object
+/// and has a field path; the same problem in a taint spec or a command loses it.
+fn is_fatal(d: &Diagnostic) -> bool {
+    let kept =
+        matches!(d.code, Code::InvalidValue | Code::MissingField) && !d.location.path.is_empty();
+    d.severity == Severity::Error && !kept
+}
+
+/// Reads text; throws the first error that lost an object. `positions` is false for
+/// Kubernetes objects serialized here (their lines mean nothing to the caller).
+pub fn parse_text(
+    text: &str,
+    arg: &str,
+    prefer: Prefer,
+    version: KubeVersion,
+    json: bool,
+) -> ApiResult<Parsed> {
+    let opts = Options {
+        prefer,
+        kubectl_version: version,
+        ..Options::default()
+    };
+    let parsed = if json {
+        taintlab_input::parse_json(text, &opts)
+    } else {
+        taintlab_input::parse_with(text, &opts)
+    };
+    if let Some(d) = parsed.diagnostics.iter().find(|d| is_fatal(d)) {
+        return Err(ApiError::diagnostic(arg, d, &parsed.diagnostics, !json));
+    }
+    Ok(parsed)
+}
+
+/// A Kubernetes object (it has `metadata` or `spec`), as opposed to Taintlab's plain
+/// shapes.
+pub fn is_kubernetes_object(v: &V) -> bool {
+    v.get("metadata").is_some() || v.get("spec").is_some()
+}
+
+/// Reads a Kubernetes object with the input layer, as if it had been pasted as JSON.
+fn parse_object(v: &V, arg: &str, prefer: Prefer, version: KubeVersion) -> ApiResult<Parsed> {
+    let text = v.to_json();
+    parse_text(&text, arg, prefer, version, true)
+}
+
+// ---------------------------------------------------------------------------------------
+// Taints and tolerations
+// ---------------------------------------------------------------------------------------
+
+const TAINT_FIELDS: [&str; 4] = ["key", "value", "effect", "timeAdded"];
+const TOLERATION_FIELDS: [&str; 5] = ["key", "operator", "value", "effect", "tolerationSeconds"];
+
+/// Every taint in text: bare lists, then the nodes' taints.
+fn taints_of(p: &Parsed) -> (Vec<Taint>, Vec<Location>) {
+    let mut taints = Vec::new();
+    let mut locs = Vec::new();
+    for l in &p.taint_lists {
+        taints.extend(l.taints.iter().cloned());
+        locs.extend(l.locations.iter().cloned());
+    }
+    for n in &p.nodes {
+        taints.extend(n.node.taints.iter().cloned());
+        locs.extend(n.taint_locations.iter().cloned());
+    }
+    (taints, locs)
+}
+
+/// Every toleration in text: bare lists, then the pods' tolerations.
+fn tolerations_of(p: &Parsed) -> (Vec<Toleration>, Vec<Location>) {
+    let mut out = Vec::new();
+    let mut locs = Vec::new();
+    for l in &p.toleration_lists {
+        out.extend(l.tolerations.iter().cloned());
+        locs.extend(l.locations.iter().cloned());
+    }
+    for w in &p.workloads {
+        out.extend(w.pod.tolerations.iter().cloned());
+        locs.extend(w.toleration_locations.iter().cloned());
+    }
+    (out, locs)
+}
+
+/// A taint object (not text).
+pub fn plain_taint(v: &V, arg: &str, path: &str) -> ApiResult<Taint> {
+    let o = Obj::new(v, arg, path, "a taint", &TAINT_FIELDS, &[], false)?;
+    Ok(Taint {
+        key: o.str("key")?.unwrap_or_default(),
+        value: o.str("value")?.unwrap_or_default(),
+        effect: TaintEffect::parse(&o.str("effect")?.unwrap_or_default()),
+        time_added: o.str("timeAdded")?.filter(|s| !s.is_empty()),
+    })
+}
+
+fn plain_toleration(v: &V, arg: &str, path: &str) -> ApiResult<Toleration> {
+    let o = Obj::new(v, arg, path, "a toleration", &TOLERATION_FIELDS, &[], false)?;
+    Ok(Toleration {
+        key: o.str("key")?.unwrap_or_default(),
+        operator: Operator::parse(&o.str("operator")?.unwrap_or_default()),
+        value: o.str("value")?.unwrap_or_default(),
+        effect: TaintEffect::parse(&o.str("effect")?.unwrap_or_default()),
+        toleration_seconds: o.int("tolerationSeconds")?,
+    })
+}
+
+/// Exactly one item from text, or an error saying how many there were.
+fn exactly_one<T>(items: Vec<T>, arg: &str, what: &str, p: &Parsed) -> ApiResult<T> {
+    let n = items.len();
+    let mut it = items.into_iter();
+    match (it.next(), n) {
+        (Some(one), 1) => Ok(one),
+        (_, 0) => Err(ApiError::text(
+            "not-found",
+            arg,
+            format!("no {what} found in the text"),
+            &p.diagnostics,
+        )),
+        _ => Err(ApiError::text(
+            "ambiguous",
+            arg,
+            format!("expected one {what}, found {n}"),
+            &p.diagnostics,
+        )),
+    }
+}
+
+/// One taint: an object, or text holding exactly one taint (`dedicated=gpu:NoSchedule`).
+pub fn taint(v: &V, arg: &str, version: KubeVersion) -> ApiResult<Taint> {
+    match v {
+        V::Str(s) => {
+            let p = parse_text(s, arg, Prefer::Taints, version, false)?;
+            let (taints, _) = taints_of(&p);
+            exactly_one(taints, arg, "taint", &p)
+        }
+        other => plain_taint(other, arg, arg),
+    }
+}
+
+/// One toleration: an object, or text holding exactly one toleration.
+pub fn toleration(v: &V, arg: &str, version: KubeVersion) -> ApiResult<Toleration> {
+    match v {
+        V::Str(s) => {
+            let p = parse_text(s, arg, Prefer::Tolerations, version, false)?;
+            let (tolerations, _) = tolerations_of(&p);
+            exactly_one(tolerations, arg, "toleration", &p)
+        }
+        other => plain_toleration(other, arg, arg),
+    }
+}
+
+/// Taints: an array of taints (objects or text), or text with any number of them.
+/// `path` is where the value sits (`node.taints`).
+pub fn taints(v: &V, arg: &str, path: &str, version: KubeVersion) -> ApiResult<Vec<Taint>> {
+    match v {
+        V::Null => Ok(Vec::new()),
+        V::Str(s) => {
+            let p = parse_text(s, path, Prefer::Taints, version, false)?;
+            Ok(taints_of(&p).0)
+        }
+        V::Arr(items) => {
+            let mut out = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                let at = index(path, i);
+                match item {
+                    V::Str(s) => {
+                        let p = parse_text(s, &at, Prefer::Taints, version, false)?;
+                        out.extend(taints_of(&p).0);
+                    }
+                    other => out.push(plain_taint(other, arg, &at)?),
+                }
+            }
+            Ok(out)
+        }
+        other => Err(ApiError::value(
+            "wrong-type",
+            arg,
+            path,
+            format!("must be an array of taints or text, got {}", shown(other)),
+        )),
+    }
+}
+
+/// Tolerations: an array (objects or text), or text with any number of them.
+pub fn tolerations(
+    v: &V,
+    arg: &str,
+    path: &str,
+    version: KubeVersion,
+) -> ApiResult<Vec<Toleration>> {
+    Ok(tolerations_located(v, arg, path, version)?.0)
+}
+
+/// [`tolerations`] with the location of each toleration read from text.
+pub fn tolerations_located(
+    v: &V,
+    arg: &str,
+    path: &str,
+    version: KubeVersion,
+) -> ApiResult<(Vec<Toleration>, Vec<Option<Location>>)> {
+    match v {
+        V::Null => Ok((Vec::new(), Vec::new())),
+        V::Str(s) => {
+            let p = parse_text(s, path, Prefer::Tolerations, version, false)?;
+            let (t, l) = tolerations_of(&p);
+            Ok((t, l.into_iter().map(Some).collect()))
+        }
+        V::Arr(items) => {
+            let mut out = Vec::with_capacity(items.len());
+            let mut locs = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                let at = index(path, i);
+                match item {
+                    V::Str(s) => {
+                        let p = parse_text(s, &at, Prefer::Tolerations, version, false)?;
+                        let (t, l) = tolerations_of(&p);
+                        out.extend(t);
+                        locs.extend(l.into_iter().map(Some));
+                    }
+                    other => {
+                        out.push(plain_toleration(other, arg, &at)?);
+                        locs.push(None);
+                    }
+                }
+            }
+            Ok((out, locs))
+        }
+        other => Err(ApiError::value(
+            "wrong-type",
+            arg,
+            path,
+            format!(
+                "must be an array of tolerations or text, got {}",
+                shown(other)
+            ),
+        )),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Nodes and pods
+// ---------------------------------------------------------------------------------------
+
+/// A node and where it was read from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeIn {
+    /// The node.
+    pub node: Node,
+    /// Where it starts in its text (`None` for plain objects).
+    pub location: Option<Location>,
+    /// Where each taint is, when read from text (empty otherwise, or once a `kubectl
+    /// taint` line changed the taints).
+    pub taint_locations: Vec<Location>,
+    /// The argument it came from (`nodes[1]`).
+    pub source: String,
+}
+
+/// A pod (or a workload's pod template) and what admission and the DaemonSet controller
+/// need beyond the core `Pod`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PodIn {
+    /// The pod; an empty namespace becomes `default`.
+    pub pod: Pod,
+    /// `Pod`, `Deployment`, `DaemonSet`, ...
+    pub kind: String,
+    /// `spec.hostNetwork`.
+    pub host_network: bool,
+    /// The QoS class (stated, computed from resources, or given).
+    pub qos_class: QosClass,
+    /// Resource names requested by the containers.
+    pub requested_resources: Vec<String>,
+    /// Where it starts in its text.
+    pub location: Option<Location>,
+    /// Where each toleration is, when read from text.
+    pub toleration_locations: Vec<Option<Location>>,
+    /// The argument it came from.
+    pub source: String,
+}
+
+/// Fields of the plain node shape; `location` and friends are what `parse` returns, so a
+/// parsed node can be passed back in.
+const NODE_FIELDS: [&str; 5] = ["name", "taints", "unschedulable", "labels", "conditions"];
+const NODE_IGNORED: [&str; 5] = [
+    "location",
+    "taintLocations",
+    "unschedulableLocation",
+    "kubeletVersion",
+    "form",
+];
+const POD_FIELDS: [&str; 9] = [
+    "name",
+    "namespace",
+    "nodeName",
+    "tolerations",
+    "preemptionPolicy",
+    "kind",
+    "hostNetwork",
+    "qosClass",
+    "requestedResources",
+];
+const POD_IGNORED: [&str; 10] = [
+    "apiVersion",
+    "priority",
+    "priorityClassName",
+    "runtimeClassName",
+    "containers",
+    "initContainers",
+    "location",
+    "tolerationLocations",
+    "form",
+    "statedQosClass",
+];
+
+fn plain_node(
+    v: &V,
+    arg: &str,
+    path: &str,
+    version: KubeVersion,
+    default_name: &str,
+) -> ApiResult<NodeIn> {
+    let o = Obj::new(v, arg, path, "a node", &NODE_FIELDS, &NODE_IGNORED, false)?;
+    let mut node = Node {
+        name: o.str("name")?.unwrap_or_else(|| default_name.to_string()),
+        unschedulable: o.bool("unschedulable")?.unwrap_or(false),
+        ..Node::default()
+    };
+    if let Some(t) = o.get("taints") {
+        node.taints = taints(t, arg, &o.at("taints"), version)?;
+    }
+    if let Some(labels) = o.get("labels") {
+        // Labels are free-form: any key, string values.
+        let V::Obj(map) = labels else {
+            return Err(o.error(
+                "labels",
+                "wrong-type",
+                format!("must be an object of strings, got {}", shown(labels)),
+            ));
+        };
+        for (k, val) in map {
+            match val {
+                V::Str(s) => {
+                    node.labels.insert(k.clone(), s.clone());
+                }
+                other => {
+                    return Err(ApiError::value(
+                        "wrong-type",
+                        arg,
+                        &join(&o.at("labels"), k),
+                        format!("must be a string, got {}", shown(other)),
+                    ));
+                }
+            }
+        }
+    }
+    if let Some(conds) = o.get("conditions") {
+        let V::Arr(items) = conds else {
+            return Err(o.error(
+                "conditions",
+                "wrong-type",
+                format!("must be an array, got {}", shown(conds)),
+            ));
+        };
+        for (i, c) in items.iter().enumerate() {
+            let co = Obj::new(
+                c,
+                arg,
+                &index(&o.at("conditions"), i),
+                "a node condition",
+                &["type", "status"],
+                &[
+                    "reason",
+                    "message",
+                    "lastHeartbeatTime",
+                    "lastTransitionTime",
+                ],
+                false,
+            )?;
+            node.conditions.push(NodeCondition {
+                type_: co.str("type")?.unwrap_or_default(),
+                status: ConditionStatus::parse(&co.str("status")?.unwrap_or_default()),
+            });
+        }
+    }
+    Ok(NodeIn {
+        node,
+        location: None,
+        taint_locations: Vec::new(),
+        source: path.to_string(),
+    })
+}
+
+fn pod_from_workload(w: &Workload, source: &str) -> PodIn {
+    let mut pod = w.pod.clone();
+    if pod.namespace.is_empty() {
+        pod.namespace = "default".into();
+    }
+    PodIn {
+        pod,
+        kind: w.kind.clone(),
+        host_network: w.host_network,
+        qos_class: w.qos_class(),
+        requested_resources: w.requested_resources().into_iter().collect(),
+        location: Some(w.location.clone()),
+        toleration_locations: w.toleration_locations.iter().cloned().map(Some).collect(),
+        source: source.to_string(),
+    }
+}
+
+fn plain_pod(
+    v: &V,
+    arg: &str,
+    path: &str,
+    version: KubeVersion,
+    default_name: &str,
+) -> ApiResult<PodIn> {
+    let o = Obj::new(v, arg, path, "a pod", &POD_FIELDS, &POD_IGNORED, false)?;
+    let namespace = o.str("namespace")?.filter(|s| !s.is_empty());
+    let (tolerations, toleration_locations) = match o.get("tolerations") {
+        Some(t) => tolerations_located(t, arg, &o.at("tolerations"), version)?,
+        None => (Vec::new(), Vec::new()),
+    };
+    let preemption = o.choice("preemptionPolicy", &["PreemptLowerPriority", "Never"])?;
+    let qos = o.choice("qosClass", &["BestEffort", "Burstable", "Guaranteed"])?;
+    Ok(PodIn {
+        pod: Pod {
+            namespace: namespace.unwrap_or_else(|| "default".into()),
+            name: o.str("name")?.unwrap_or_else(|| default_name.to_string()),
+            node_name: o.str("nodeName")?.unwrap_or_default(),
+            tolerations,
+            preemption_policy: PreemptionPolicy::parse(preemption.unwrap_or("")),
+        },
+        kind: o.str("kind")?.unwrap_or_else(|| "Pod".into()),
+        host_network: o.bool("hostNetwork")?.unwrap_or(false),
+        qos_class: QosClass::parse(qos.unwrap_or("BestEffort")),
+        requested_resources: o.str_list("requestedResources")?.unwrap_or_default(),
+        location: None,
+        toleration_locations,
+        source: path.to_string(),
+    })
+}
+
+/// How text that holds nodes is turned into nodes.
+#[derive(Clone, Copy, Debug)]
+pub struct NodeText<'a> {
+    /// Name of the node made from bare taints (`dedicated=gpu:NoSchedule`).
+    pub default_name: &'a str,
+    /// The kubectl release for `kubectl taint` lines.
+    pub version: KubeVersion,
+}
+
+/// The nodes of text: nodes, one node made from all bare taint lists, then every
+/// `kubectl taint` command applied in order (a node a command names that is not in the
+/// text is created empty first, so a docs page can start from `kubectl taint`).
+pub fn nodes_from_text(p: &Parsed, source: &str, t: NodeText<'_>) -> ApiResult<Vec<NodeIn>> {
+    let mut nodes: Vec<NodeIn> = p
+        .nodes
+        .iter()
+        .map(|n| NodeIn {
+            node: n.node.clone(),
+            location: Some(n.location.clone()),
+            taint_locations: n.taint_locations.clone(),
+            source: source.to_string(),
+        })
+        .collect();
+    if !p.taint_lists.is_empty() {
+        let mut node = Node {
+            name: t.default_name.to_string(),
+            ..Node::default()
+        };
+        let mut taint_locations = Vec::new();
+        for l in &p.taint_lists {
+            node.taints.extend(l.taints.iter().cloned());
+            taint_locations.extend(l.locations.iter().cloned());
+        }
+        nodes.push(NodeIn {
+            node,
+            location: p.taint_lists.first().map(|l| l.location.clone()),
+            taint_locations,
+            source: source.to_string(),
+        });
+    }
+    for cmd in &p.taint_commands {
+        let command = cmd.command().map_err(|e| {
+            let d = Diagnostic::error(Code::KubectlCommand, cmd.location.clone(), e.message());
+            ApiError::diagnostic(source, &d, &p.diagnostics, true)
+        })?;
+        if let NodeTarget::Names(names) = &command.target {
+            for name in names {
+                if !nodes.iter().any(|n| &n.node.name == name) {
+                    // In text order: before the first node of a later document.
+                    let doc = cmd.location.document;
+                    let at = nodes
+                        .iter()
+                        .position(|n| n.location.as_ref().is_some_and(|l| l.document > doc))
+                        .unwrap_or(nodes.len());
+                    nodes.insert(
+                        at,
+                        NodeIn {
+                            node: Node {
+                                name: name.clone(),
+                                ..Node::default()
+                            },
+                            location: Some(cmd.location.clone()),
+                            taint_locations: Vec::new(),
+                            source: source.to_string(),
+                        },
+                    );
+                }
+            }
+        }
+        let current: Vec<Node> = nodes.iter().map(|n| n.node.clone()).collect();
+        let run = command.apply_to_nodes(&current);
+        if run.exit_code != 0 {
+            let d = Diagnostic::error(
+                Code::KubectlCommand,
+                cmd.location.clone(),
+                run.stderr.trim_end().trim_start_matches("error: "),
+            );
+            return Err(ApiError::diagnostic(source, &d, &p.diagnostics, true));
+        }
+        for (slot, node) in nodes.iter_mut().zip(run.nodes) {
+            if slot.node != node {
+                slot.taint_locations.clear();
+            }
+            slot.node = node;
+        }
+    }
+    Ok(nodes)
+}
+
+/// The pods of text: pods and workloads, then one pod made from all bare toleration lists.
+pub fn pods_from_text(p: &Parsed, source: &str, default_name: &str) -> Vec<PodIn> {
+    let mut pods: Vec<PodIn> = p
+        .workloads
+        .iter()
+        .map(|w| pod_from_workload(w, source))
+        .collect();
+    if !p.toleration_lists.is_empty() {
+        let mut pod = PodIn {
+            pod: Pod {
+                namespace: "default".into(),
+                name: default_name.to_string(),
+                ..Pod::default()
+            },
+            kind: "Pod".into(),
+            host_network: false,
+            qos_class: QosClass::BestEffort,
+            requested_resources: Vec::new(),
+            location: p.toleration_lists.first().map(|l| l.location.clone()),
+            toleration_locations: Vec::new(),
+            source: source.to_string(),
+        };
+        for l in &p.toleration_lists {
+            pod.pod.tolerations.extend(l.tolerations.iter().cloned());
+            pod.toleration_locations
+                .extend(l.locations.iter().cloned().map(Some));
+        }
+        pods.push(pod);
+    }
+    pods
+}
+
+/// Nodes from one value: a plain node, a Kubernetes Node, or text (any number).
+fn nodes_of(v: &V, arg: &str, path: &str, t: NodeText<'_>) -> ApiResult<Vec<NodeIn>> {
+    match v {
+        V::Str(s) => {
+            let p = parse_text(s, path, Prefer::Taints, t.version, false)?;
+            nodes_from_text(&p, path, t)
+        }
+        V::Obj(_) if is_kubernetes_object(v) => {
+            let p = parse_object(v, path, Prefer::Taints, t.version)?;
+            nodes_from_text(&p, path, t)
+        }
+        V::Obj(_) => Ok(vec![plain_node(v, arg, path, t.version, t.default_name)?]),
+        other => Err(ApiError::value(
+            "wrong-type",
+            arg,
+            path,
+            format!("must be a node (an object) or text, got {}", shown(other)),
+        )),
+    }
+}
+
+/// Pods from one value: a plain pod, a Kubernetes object (Pod or any workload), or text.
+fn pods_of(
+    v: &V,
+    arg: &str,
+    path: &str,
+    version: KubeVersion,
+    default_name: &str,
+) -> ApiResult<Vec<PodIn>> {
+    match v {
+        V::Str(s) => {
+            let p = parse_text(s, path, Prefer::Tolerations, version, false)?;
+            Ok(pods_from_text(&p, path, default_name))
+        }
+        V::Obj(_) if is_kubernetes_object(v) => {
+            let p = parse_object(v, path, Prefer::Tolerations, version)?;
+            Ok(pods_from_text(&p, path, default_name))
+        }
+        V::Obj(_) => Ok(vec![plain_pod(v, arg, path, version, default_name)?]),
+        other => Err(ApiError::value(
+            "wrong-type",
+            arg,
+            path,
+            format!("must be a pod (an object) or text, got {}", shown(other)),
+        )),
+    }
+}
+
+/// Exactly one node.
+pub fn node(v: &V, arg: &str, version: KubeVersion) -> ApiResult<NodeIn> {
+    let t = NodeText {
+        default_name: "node",
+        version,
+    };
+    let nodes = nodes_of(v, arg, arg, t)?;
+    one_of(nodes, arg, "node")
+}
+
+/// Exactly one pod.
+pub fn pod(v: &V, arg: &str, version: KubeVersion) -> ApiResult<PodIn> {
+    let pods = pods_of(v, arg, arg, version, "pod")?;
+    one_of(pods, arg, "pod")
+}
+
+fn one_of<T>(items: Vec<T>, arg: &str, what: &str) -> ApiResult<T> {
+    let n = items.len();
+    let mut it = items.into_iter();
+    match (it.next(), n) {
+        (Some(one), 1) => Ok(one),
+        (_, 0) => Err(ApiError::text(
+            "not-found",
+            arg,
+            format!("no {what} found"),
+            &[],
+        )),
+        _ => Err(ApiError::text(
+            "ambiguous",
+            arg,
+            format!("expected one {what}, found {n}"),
+            &[],
+        )),
+    }
+}
+
+/// Any number of nodes: an array of node values, or one value (text may hold many).
+pub fn nodes(v: &V, arg: &str, version: KubeVersion) -> ApiResult<Vec<NodeIn>> {
+    match v {
+        V::Null => Ok(Vec::new()),
+        V::Arr(items) => {
+            let mut out = Vec::new();
+            for (i, item) in items.iter().enumerate() {
+                let name = format!("node-{}", i + 1);
+                let t = NodeText {
+                    default_name: &name,
+                    version,
+                };
+                out.extend(nodes_of(item, arg, &index(arg, i), t)?);
+            }
+            Ok(out)
+        }
+        other => nodes_of(
+            other,
+            arg,
+            arg,
+            NodeText {
+                default_name: "node",
+                version,
+            },
+        ),
+    }
+}
+
+/// Any number of pods: an array of pod values, or one value (text may hold many).
+pub fn pods(v: &V, arg: &str, version: KubeVersion) -> ApiResult<Vec<PodIn>> {
+    match v {
+        V::Null => Ok(Vec::new()),
+        V::Arr(items) => {
+            let mut out = Vec::new();
+            for (i, item) in items.iter().enumerate() {
+                let name = format!("pod-{}", i + 1);
+                out.extend(pods_of(item, arg, &index(arg, i), version, &name)?);
+            }
+            Ok(out)
+        }
+        other => pods_of(other, arg, arg, version, "pod"),
+    }
+}
+
+/// The core pods of a list.
+pub fn core_pods(pods: &[PodIn]) -> Vec<Pod> {
+    pods.iter().map(|p| p.pod.clone()).collect()
+}
+
+/// The core nodes of a list.
+pub fn core_nodes(nodes: &[NodeIn]) -> Vec<Node> {
+    nodes.iter().map(|n| n.node.clone()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    fn val(v: serde_json::Value) -> V {
+        V::from(v)
+    }
+
+    const NEWEST: KubeVersion = KubeVersion::NEWEST;
+
+    #[test]
+    fn plain_toleration_checks_types_with_paths() {
+        let v = val(json!({"key": "a", "tolerationSeconds": "300"}));
+        let e = toleration(&v, "toleration", NEWEST).unwrap_err();
+        assert_eq!(e.code, "wrong-type");
+        assert_eq!(e.location.path, "toleration.tolerationSeconds");
+        assert_eq!(
+            e.message,
+            "toleration.tolerationSeconds: must be a whole number, got the string \"300\""
+        );
+        let e = toleration(&val(json!({"efect": "NoSchedule"})), "t", NEWEST).unwrap_err();
+        assert_eq!(e.code, "unknown-field");
+        assert!(
+            e.message.contains("did you mean \"effect\""),
+            "{}",
+            e.message
+        );
+        let t = toleration(
+            &val(json!({"key": "a", "tolerationSeconds": 1_152_921_504_606_846_976.0_f64})),
+            "t",
+            NEWEST,
+        )
+        .unwrap();
+        assert_eq!(t.toleration_seconds, Some(1 << 60));
+        assert!(toleration(&val(json!({"tolerationSeconds": 1e20})), "t", NEWEST).is_err());
+        assert!(toleration(&val(json!({"tolerationSeconds": 1.5})), "t", NEWEST).is_err());
+    }
+
+    #[test]
+    fn text_errors_carry_line_column_and_path() {
+        let text = "spec:\n  tolerations:\n  - key: a\n    value: yes\n";
+        let e = pod(&val(json!(text)), "pod", NEWEST).unwrap_err();
+        assert_eq!(e.code, "wrong-type");
+        assert_eq!((e.location.line, e.location.column), (4, 12));
+        assert_eq!(e.location.path, "spec.tolerations[0].value");
+        assert_eq!(e.argument, "pod");
+        assert!(
+            e.message
+                .starts_with("pod: document 1, line 4, column 12, at spec.tolerations[0].value: "),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
+    fn kubernetes_objects_go_through_the_input_layer_without_positions() {
+        let obj = val(
+            json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web"},
+            "spec": {"tolerations": [{"key": "a", "value": true}]}}),
+        );
+        let e = pods(&V::Arr(vec![obj]), "pods", NEWEST).unwrap_err();
+        assert_eq!(e.argument, "pods[0]");
+        assert_eq!(e.location.path, "spec.tolerations[0].value");
+        assert_eq!((e.location.line, e.location.column), (0, 0));
+        let ok = val(
+            json!({"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "agent"},
+            "spec": {"template": {"spec": {"hostNetwork": true, "tolerations": [{"operator": "Exists"}]}}}}),
+        );
+        let p = pod(&ok, "pod", NEWEST).unwrap();
+        assert_eq!(p.kind, "DaemonSet");
+        assert!(p.host_network);
+        assert_eq!(p.pod.namespace, "default");
+        assert_eq!(p.pod.tolerations.len(), 1);
+    }
+
+    #[test]
+    fn text_nodes_apply_kubectl_taint_and_bare_specs() {
+        let text = "kubectl taint nodes n1 dedicated=gpu:NoSchedule\n";
+        let ns = nodes(&val(json!(text)), "nodes", NEWEST).unwrap();
+        assert_eq!(ns.len(), 1);
+        assert_eq!(ns[0].node.name, "n1");
+        assert_eq!(ns[0].node.taints[0].key, "dedicated");
+        let n = node(
+            &val(json!({"name": "gpu", "taints": "a=b:NoSchedule c:NoExecute"})),
+            "node",
+            NEWEST,
+        )
+        .unwrap();
+        assert_eq!(n.node.taints.len(), 2);
+        let n = node(&val(json!("a=b:NoSchedule")), "node", NEWEST).unwrap();
+        assert_eq!(n.node.name, "node");
+        let e = node(
+            &val(json!({"name": "n", "taints": [{"key": "a", "effect": 3}]})),
+            "node",
+            NEWEST,
+        )
+        .unwrap_err();
+        assert_eq!(e.location.path, "node.taints[0].effect");
+        let e = node(
+            &val(json!("kubectl taint nodes n1 a=b:Bogus")),
+            "node",
+            NEWEST,
+        )
+        .unwrap_err();
+        assert_eq!(e.code, "kubectl-command");
+        assert_eq!(e.location.line, 1);
+    }
+
+    #[test]
+    fn counts_are_checked() {
+        let two = "{key: a, operator: Exists}\n---\n{key: b, operator: Exists}";
+        assert_eq!(
+            toleration(&val(json!(two)), "t", NEWEST).unwrap_err().code,
+            "ambiguous"
+        );
+        assert_eq!(
+            taint(&val(json!("")), "t", NEWEST).unwrap_err().code,
+            "not-found"
+        );
+        assert_eq!(
+            pod(&val(json!([])), "pod", NEWEST).unwrap_err().code,
+            "wrong-type"
+        );
+    }
+
+    #[test]
+    fn versions_are_checked() {
+        let o = val(json!({"kubernetesVersion": "1.30"}));
+        let opts = Obj::options(&o, &VERSION_OPTIONS).unwrap();
+        assert_eq!(kube_version(&opts).unwrap(), KubeVersion::new(30, 0));
+        let bad = val(json!({"kubernetesVersion": "2.0"}));
+        let e = kube_version(&Obj::options(&bad, &VERSION_OPTIONS).unwrap()).unwrap_err();
+        assert_eq!(e.code, "invalid-version");
+        assert_eq!(e.location.path, "options.kubernetesVersion");
+        let e = Obj::options(&val(json!({"kubernetesVerison": "1.30"})), &VERSION_OPTIONS)
+            .map(|_| ())
+            .unwrap_err();
+        assert!(
+            e.message.contains("did you mean \"kubernetesVersion\""),
+            "{}",
+            e.message
+        );
+    }
+}

@@ -1,0 +1,704 @@
+/* Taintlab: Kubernetes taints and tolerations, exactly as upstream behaves.
+ *
+ * Every function takes plain objects (or text in any form Taintlab reads) and returns
+ * plain objects. Seconds are numbers, never BigInt. Errors are thrown as `Error`
+ * objects named "TaintlabError" (see `TaintlabError`). API validation, `kubectl taint`
+ * and `describe`, and the Kubewarden policy decision are in the separate module
+ * `taintlab/tools`.
+ */
+
+// ------------------------------------------------------------------------------------
+// Kubernetes values
+// ------------------------------------------------------------------------------------
+
+/** A taint effect. Any other string is kept (validation reports it). */
+export type TaintEffect = "NoSchedule" | "PreferNoSchedule" | "NoExecute" | "" | (string & {});
+/** A toleration operator. `""` matches like `Equal`. `Lt`/`Gt` need the comparison gate. */
+export type TolerationOperator = "Equal" | "Exists" | "Lt" | "Gt" | "" | (string & {});
+/** A pod QoS class. */
+export type QosClass = "BestEffort" | "Burstable" | "Guaranteed";
+/** An admission operation. */
+export type AdmissionOperation = "CREATE" | "UPDATE" | "DELETE" | "CONNECT";
+
+/** A taint as returned: every field present. */
+export interface Taint {
+  key: string;
+  value: string;
+  effect: TaintEffect;
+  /** RFC 3339 time, only when the input had one. */
+  timeAdded?: string;
+}
+
+/** A toleration as returned: every field present. */
+export interface Toleration {
+  key: string;
+  operator: TolerationOperator;
+  value: string;
+  effect: TaintEffect;
+  /** `null` means forever; zero or negative means immediate eviction. */
+  tolerationSeconds: number | null;
+}
+
+/** A taint as accepted: Kubernetes' own field names, optional fields may be left out. */
+export interface TaintSpec {
+  key?: string;
+  value?: string;
+  effect?: TaintEffect;
+  timeAdded?: string | null;
+}
+
+/** A toleration as accepted. */
+export interface TolerationSpec {
+  key?: string;
+  operator?: TolerationOperator;
+  value?: string;
+  effect?: TaintEffect;
+  tolerationSeconds?: number | null;
+}
+
+/**
+ * Text in any form Taintlab reads: YAML or JSON (objects, lists, `kubectl get -o yaml`),
+ * `kubectl taint` lines, taint specs (`dedicated=gpu:NoSchedule`), `kubectl describe`
+ * output, FailedScheduling messages. One text may hold several documents (`---`).
+ */
+export type Text = string;
+
+/** One taint: an object, or text holding exactly one (`"dedicated=gpu:NoSchedule"`). */
+export type TaintInput = TaintSpec | Text;
+/** One toleration: an object, or text holding exactly one (`"{key: a, operator: Exists}"`). */
+export type TolerationInput = TolerationSpec | Text;
+/** Taints: an array (objects or text), or text with any number of them. */
+export type TaintsInput = ReadonlyArray<TaintInput> | Text;
+/** Tolerations: an array (objects or text), or text with any number of them. */
+export type TolerationsInput = ReadonlyArray<TolerationInput> | Text;
+
+/** A node condition. */
+export interface NodeCondition {
+  type: string;
+  status: "True" | "False" | "Unknown" | (string & {});
+}
+
+/** Taintlab's node shape (a parsed node can be passed back as it is). */
+export interface NodeSpec {
+  /** Default `"node"` (`"node-N"` in a list). */
+  name?: string;
+  taints?: TaintsInput;
+  /** Cordoned. */
+  unschedulable?: boolean;
+  labels?: Record<string, string>;
+  conditions?: ReadonlyArray<NodeCondition>;
+  /** Accepted and ignored: what `parse` adds. */
+  location?: unknown;
+  taintLocations?: unknown;
+  unschedulableLocation?: unknown;
+  kubeletVersion?: unknown;
+  form?: unknown;
+}
+
+/** Taintlab's pod shape (a parsed pod can be passed back as it is). */
+export interface PodSpec {
+  /** Default `"pod"` (`"pod-N"` in a list). */
+  name?: string;
+  /** Default `"default"`. */
+  namespace?: string;
+  /** A pod with `nodeName` set never passes through the scheduler. */
+  nodeName?: string;
+  tolerations?: TolerationsInput;
+  preemptionPolicy?: "PreemptLowerPriority" | "Never";
+  /** `Pod` (default), `Deployment`, `DaemonSet`, ... (DaemonSet pods get the DaemonSet tolerations in `analyze`). */
+  kind?: string;
+  hostNetwork?: boolean;
+  /** For PodTolerationRestriction (default BestEffort). */
+  qosClass?: QosClass;
+  /** For ExtendedResourceToleration. */
+  requestedResources?: ReadonlyArray<string>;
+  /** Accepted and ignored: what `parse` adds. */
+  apiVersion?: unknown;
+  priority?: unknown;
+  priorityClassName?: unknown;
+  runtimeClassName?: unknown;
+  containers?: unknown;
+  initContainers?: unknown;
+  statedQosClass?: unknown;
+  location?: unknown;
+  tolerationLocations?: unknown;
+  form?: unknown;
+}
+
+/**
+ * A Kubernetes object (`Node`, `Pod`, `Deployment`, `DaemonSet`, ...): recognised by a
+ * `metadata` or `spec` field and read exactly like pasted JSON.
+ */
+export interface KubernetesObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: { name?: string; namespace?: string; [field: string]: unknown };
+  spec?: { [field: string]: unknown };
+  status?: { [field: string]: unknown };
+  [field: string]: unknown;
+}
+
+/** One node: Taintlab's shape, a Kubernetes Node, or text holding exactly one node (bare taints make a node named "node"). */
+export type NodeInput = NodeSpec | KubernetesObject | Text;
+/** One pod: Taintlab's shape, a Kubernetes Pod or workload, or text holding exactly one. */
+export type PodInput = PodSpec | KubernetesObject | Text;
+/** Nodes: an array of node inputs, or one input (text may hold many). */
+export type NodesInput = ReadonlyArray<NodeInput> | NodeInput;
+/** Pods: an array of pod inputs, or one input (text may hold many). */
+export type PodsInput = ReadonlyArray<PodInput> | PodInput;
+
+/** A node as returned. */
+export interface Node {
+  name: string;
+  taints: Taint[];
+  unschedulable: boolean;
+  labels: Record<string, string>;
+  conditions: NodeCondition[];
+}
+
+/** A pod's identity. */
+export interface PodRef {
+  namespace: string;
+  name: string;
+}
+
+// ------------------------------------------------------------------------------------
+// Options and errors
+// ------------------------------------------------------------------------------------
+
+/** The cluster being modelled. */
+export interface VersionOptions {
+  /** Kubernetes release, `"1.34"`, `"v1.34.3"`; default the newest modelled (see `info()`). */
+  kubernetesVersion?: string;
+  /** The `TaintTolerationComparisonOperators` feature gate (Lt/Gt; 1.35+). Default false. */
+  comparisonOperators?: boolean;
+}
+
+/** Where something is: document, line and column in text (1-based; 0 when unknown), and the field path. */
+export interface Location {
+  document: number;
+  line: number;
+  column: number;
+  path: string;
+}
+
+/** Stable identifiers of problems. */
+export type DiagnosticCode =
+  | "yaml-syntax" | "json-syntax" | "input-too-large" | "too-deep" | "alias-bomb"
+  | "unknown-anchor" | "too-many-documents" | "wrong-type" | "unknown-field"
+  | "duplicate-key" | "bad-key" | "invalid-value" | "missing-field" | "ignored-kind"
+  | "unrecognized" | "kubectl-command" | "describe" | "event" | "lossy" | "skipped-line";
+
+/** A warning or an error found while reading text. */
+export interface Diagnostic {
+  severity: "error" | "warning";
+  code: DiagnosticCode;
+  message: string;
+  location: Location;
+}
+
+/** The codes a `TaintlabError` can have. */
+export type ErrorCode =
+  | DiagnosticCode
+  | "not-found" | "ambiguous" | "invalid-argument" | "invalid-version" | "invalid-settings"
+  | "internal";
+
+/**
+ * What every function throws: an `Error` named "TaintlabError".
+ *
+ * ```js
+ * try { explain(podYaml, nodeYaml) } catch (e) {
+ *   if (e.name === "TaintlabError") console.log(e.argument, e.location.line, e.location.path)
+ * }
+ * ```
+ */
+export interface TaintlabError extends Error {
+  name: "TaintlabError";
+  code: ErrorCode;
+  /** The argument with the problem, with indexes: `pods[1]`, `options.kubernetesVersion`. */
+  argument: string;
+  /** Inside that argument: line and column for text, the field path for objects. */
+  location: Location;
+  /** Every diagnostic of the text the error comes from. */
+  diagnostics: Diagnostic[];
+}
+
+// ------------------------------------------------------------------------------------
+// Matching and scheduling
+// ------------------------------------------------------------------------------------
+
+/** Why a toleration does or does not tolerate a taint (checked in this order: effect, key, operator). */
+export type MatchOutcome =
+  | "tolerated" | "effect-mismatch" | "key-mismatch" | "value-mismatch"
+  | "comparison-gate-off" | "not-an-integer" | "comparison-false" | "unknown-operator";
+
+/** What the scheduler makes of a pod on a node. */
+export type Verdict = "schedulable" | "penalized" | "unschedulable" | "untolerated" | "bypassed";
+
+/** The first toleration (pod order) that tolerates a taint. */
+export interface ToleratedBy {
+  /** Index in the pod's tolerations. */
+  toleration: number;
+  via: "exists-any-key" | "exists" | "equal" | "less-than" | "greater-than";
+  /** The toleration has no effect, so it matches every effect. */
+  anyEffect: boolean;
+  /** `{key: dedicated, operator: Equal, value: "gpu", effect: NoSchedule}` */
+  text: string;
+}
+
+/** One taint of the node, seen from the pod. */
+export interface TaintExplanation {
+  /** Index in the node's taints. */
+  index: number;
+  taint: Taint;
+  /** `key=value:Effect` */
+  text: string;
+  /** Which part of the scheduler reads it, by effect. */
+  role: "filter" | "filter-and-eviction" | "score" | "none";
+  tolerated: boolean;
+  toleratedBy: ToleratedBy | null;
+  /** One per toleration, in pod order. */
+  outcomes: MatchOutcome[];
+  /** An untolerated NoSchedule/NoExecute taint. */
+  blocksScheduling: boolean;
+  /** An untolerated PreferNoSchedule taint (lowers the score). */
+  scorePenalty: boolean;
+  /** For NoExecute taints: what it means for a running pod. */
+  noExecute: { kind: "untolerated" | "tolerated-forever" | "tolerated-for"; seconds: number | null } | null;
+}
+
+/** When a pod running on the node is evicted for its NoExecute taints. */
+export interface EvictionSummary {
+  kind: "not-applicable" | "immediate" | "after" | "never";
+  seconds: number | null;
+}
+
+/** `explain`: one pod on one node. */
+export interface Explanation {
+  pod: PodRef;
+  node: string;
+  verdict: Verdict;
+  /** Passes the filters (schedulable or penalized). */
+  fits: boolean;
+  /** `spec.nodeName` preset: the scheduler never sees the pod. */
+  bypassesScheduler: boolean;
+  /** One plain-English sentence. */
+  summary: string;
+  tolerations: Toleration[];
+  /** The NodeUnschedulable check (cordon). */
+  cordon: { nodeUnschedulable: boolean; toleratedBy: ToleratedBy | null; outcomes: MatchOutcome[] };
+  taints: TaintExplanation[];
+  /** Indexes of the taints no toleration tolerates: what is left. */
+  untoleratedTaints: number[];
+  /** Indexes of the tolerations that tolerate none of the node's taints. */
+  unusedTolerations: number[];
+  filter: {
+    rejectedBy: "NodeUnschedulable" | "TaintToleration" | null;
+    code: "Success" | "Unschedulable" | "UnschedulableAndUnresolvable";
+    /** The node's reason in the FailedScheduling message, in this release's wording. */
+    reason: string | null;
+    firstUntolerated: number | null;
+  };
+  /** Untolerated PreferNoSchedule taints (before normalization). */
+  rawScore: number;
+  scoreWeight: number;
+  /** The kubelet's NoExecute admission check. */
+  kubeletAdmits: boolean;
+  eviction: EvictionSummary;
+  kubernetesVersion: string;
+}
+
+/** One pod on one node in `schedule`. */
+export interface ScheduleCell {
+  node: string;
+  verdict: Verdict;
+  fits: boolean;
+  /** Normalized TaintToleration score, 0..100 (null unless the node fits). */
+  score: number | null;
+  /** `score` times the plugin weight (3). */
+  weightedScore: number | null;
+  untoleratedPreferNoSchedule: number;
+  firstUntolerated: number | null;
+  /** The node's reason in the FailedScheduling message. */
+  reason: string | null;
+}
+
+/** The FailedScheduling event and the PodScheduled condition. */
+export interface FailedSchedulingEvent {
+  type: "Warning";
+  reason: "FailedScheduling";
+  action: "Scheduling";
+  /** Truncated to 1024 bytes as the scheduler does. */
+  message: string;
+  conditionReason: "Unschedulable" | "SchedulerError";
+  conditionMessage: string;
+}
+
+/** One pod in `schedule`. */
+export interface PodSchedule {
+  namespace: string;
+  name: string;
+  bypassesScheduler: boolean;
+  scheduled: boolean;
+  feasibleNodes: number;
+  /** The feasible nodes with the best TaintToleration score. */
+  bestNodes: string[];
+  /** The FailedScheduling message, null when the pod fits somewhere. */
+  message: string | null;
+  event: FailedSchedulingEvent | null;
+  nodes: ScheduleCell[];
+}
+
+/** `schedule`: every pod on every node. */
+export interface ScheduleResult {
+  nodes: string[];
+  pods: PodSchedule[];
+  kubernetesVersion: string;
+}
+
+// ------------------------------------------------------------------------------------
+// Eviction
+// ------------------------------------------------------------------------------------
+
+/** An event of an eviction scenario. */
+export type EvictionEvent =
+  | { at: number; type: "createNode" | "updateNode"; node: NodeInput }
+  | { at: number; type: "deleteNode"; node: string | NodeInput }
+  | { at: number; type: "addTaint" | "removeTaint"; node: string; taint: TaintInput }
+  | { at: number; type: "createPod" | "updatePod"; pod: PodInput }
+  | { at: number; type: "deletePod"; pod: string | PodInput };
+
+/** `evictionTimeline` scenario: the full event list, or a node, its pods, and when its NoExecute taints appear. */
+export type EvictionScenario =
+  | { events: ReadonlyArray<EvictionEvent>; until?: number }
+  | { node: NodeInput; pods?: PodsInput; taintedAt?: number; until?: number }
+  | { node: NodeInput; pod: PodInput; taintedAt?: number; until?: number };
+
+/** A decision of the taint-eviction controller. */
+export interface EvictionAction {
+  at: number;
+  pod: PodRef;
+  action: "schedule" | "keep" | "cancel" | "evict";
+  /** When the timer fires (schedule, keep). */
+  fireAt: number | null;
+}
+
+/** A Kubernetes Event the controller records on a pod. */
+export interface EvictionEventRecord {
+  at: number;
+  pod: PodRef;
+  type: "Normal";
+  reason: "TaintManagerEviction";
+  /** `Marking for deletion Pod ns/name` or `Cancelling deletion of Pod ns/name`. */
+  message: string;
+}
+
+/** `evictionTimeline`: what the controller did. */
+export interface EvictionTimeline {
+  /** The end time given, or null (then every timer runs out). */
+  until: number | null;
+  /** The last time anything happened. */
+  end: number;
+  pods: { namespace: string; name: string; evictedAt: number | null; pendingEvictionAt: number | null; remains: boolean }[];
+  actions: EvictionAction[];
+  events: EvictionEventRecord[];
+  pendingEvictions: { pod: PodRef; fireAt: number }[];
+}
+
+/** `nodeFailure` scenario: the kubelet stops reporting after `lastHeartbeat`. */
+export interface NodeFailureScenario {
+  node: NodeInput;
+  pods?: PodsInput;
+  /** Default 0. */
+  lastHeartbeat?: number;
+  heartbeatResumesAt?: number | null;
+  /** `--node-monitor-grace-period`; default by release (50 s, 40 s before 1.32). */
+  gracePeriod?: number;
+  /** `--node-monitor-period`, default 5. */
+  monitorPeriod?: number;
+  monitorPhase?: number;
+  /** The rate-limited NoExecute tainter. */
+  tainter?: "immediate" | "stopped" | { after: number };
+  /** Apply DefaultTolerationSeconds to the pods first (default false: pods as given). */
+  defaultTolerationSeconds?: boolean | { notReady?: number; unreachable?: number };
+  until?: number;
+}
+
+/** `nodeFailure`: the node lifecycle controller's timeline and each pod's fate. */
+export interface NodeFailureTimeline {
+  node: string;
+  gracePeriod: number;
+  monitorPeriod: number;
+  changes: {
+    at: number;
+    change: "last-heartbeat" | "ready-unknown" | "queued-for-no-execute-tainting" | "taint-added" | "taint-removed" | "heartbeat-resumed";
+    taint: Taint | null;
+    /** The Event recorded on the node (NodeNotReady). */
+    event: { type: "Normal"; reason: string; message: string } | null;
+  }[];
+  readyUnknownAt: number | null;
+  noExecuteTaintedAt: number | null;
+  noExecuteRemovedAt: number | null;
+  finalTaints: Taint[];
+  pods: {
+    namespace: string;
+    name: string;
+    tolerations: Toleration[];
+    timerArmedAt: number | null;
+    timerDueAt: number | null;
+    outcome: "evicted" | "stays-bound" | "pending-eviction";
+    evictedAt: number | null;
+    pendingEvictionAt: number | null;
+  }[];
+  eviction: EvictionTimeline;
+  kubernetesVersion: string;
+}
+
+// ------------------------------------------------------------------------------------
+// Admission
+// ------------------------------------------------------------------------------------
+
+/** The pod admission plugins to run, with their configuration. */
+export interface AdmissionOptions {
+  /** Default CREATE. */
+  operation?: AdmissionOperation;
+  /** Enabled by default, 300 s each. */
+  defaultTolerationSeconds?: boolean | { notReadySeconds?: number; unreachableSeconds?: number };
+  /** Off by default; `true` is an empty cluster configuration. */
+  podTolerationRestriction?: boolean | { default?: TolerationsInput; whitelist?: TolerationsInput };
+  /** Off by default. */
+  extendedResourceToleration?: boolean;
+  /** The namespace's annotations: the annotation text (a JSON list), or tolerations. */
+  namespace?: {
+    defaultTolerations?: string | ReadonlyArray<TolerationInput> | null;
+    tolerationsWhitelist?: string | ReadonlyArray<TolerationInput> | null;
+  };
+  /** Overrides the pod's QoS class. */
+  qosClass?: QosClass;
+  /** Overrides the pod's requested resource names. */
+  requestedResources?: ReadonlyArray<string>;
+}
+
+/** Where a toleration of an admitted pod came from. */
+export type TolerationOrigin =
+  | "pod" | "default-toleration-seconds" | "namespace-default" | "cluster-default"
+  | "memory-pressure" | "extended-resource";
+
+/** `admitPod`. */
+export type AdmissionResult =
+  | {
+      admitted: true;
+      tolerations: { toleration: Toleration; origin: TolerationOrigin; plugin: string | null }[];
+      dropped: { toleration: Toleration; origin: TolerationOrigin; reason: "superseded" | "overwritten" }[];
+      finalTolerations: Toleration[];
+    }
+  | {
+      admitted: false;
+      plugin: string;
+      phase: "mutating" | "validating";
+      /** Upstream's error text. */
+      message: string;
+    };
+
+/** `daemonSet`. */
+export interface DaemonSetResult {
+  /** The pod's tolerations after the DaemonSet controller added its own. */
+  tolerations: Toleration[];
+  added: Toleration[];
+  hostNetwork: boolean;
+  nodes: {
+    node: string;
+    shouldRun: boolean;
+    shouldContinueRunning: boolean;
+    blockingTaint: Taint | null;
+    evictingTaint: Taint | null;
+  }[];
+}
+
+// ------------------------------------------------------------------------------------
+// Text, kubectl
+// ------------------------------------------------------------------------------------
+
+/** How a document was written. */
+export type Form = "yaml" | "json" | "kubectl-taint" | "describe-node" | "describe-pod" | "event-message" | "taint-spec";
+
+/** A node read from text. */
+export interface ParsedNode extends Node {
+  location: Location;
+  taintLocations: Location[];
+  unschedulableLocation: Location | null;
+  kubeletVersion: string | null;
+  form: Form;
+}
+
+/** Requests and limits of one container, as written. */
+export interface ContainerResources {
+  name: string;
+  image: string;
+  requests: Record<string, string>;
+  limits: Record<string, string>;
+}
+
+/** A pod (or a workload's pod template) read from text. */
+export interface ParsedPod {
+  name: string;
+  namespace: string;
+  nodeName: string;
+  tolerations: Toleration[];
+  preemptionPolicy: "PreemptLowerPriority" | "Never";
+  kind: string;
+  apiVersion: string;
+  priority: number | null;
+  priorityClassName: string;
+  hostNetwork: boolean;
+  runtimeClassName: string;
+  qosClass: QosClass;
+  statedQosClass: QosClass | null;
+  requestedResources: string[];
+  containers: ContainerResources[];
+  initContainers: ContainerResources[];
+  location: Location;
+  tolerationLocations: Location[];
+  form: Form;
+}
+
+/** A counted reason of a FailedScheduling message. */
+export interface EventReason {
+  count: number;
+  reason: string;
+  kind:
+    | { type: "untoleratedTaints" | "taintsNotTolerated" | "unschedulable" | "unknownConditions" | "preemptionNotHelpful" | "noPreemptionVictims" | "other" }
+    | { type: "untoleratedTaint" | "legacyTaint"; key: string; value: string };
+}
+
+/** The `0/N nodes are available: ...` part. */
+export interface FitMessage {
+  totalNodes: number;
+  /** A PreFilter message, when the scheduler stopped before looking at nodes. */
+  preFilter: string | null;
+  reasons: EventReason[];
+}
+
+/** A FailedScheduling message read from text. */
+export interface SchedulingEvent {
+  message: string;
+  location: Location;
+  noNodes: boolean;
+  fit: FitMessage | null;
+  postFilter: string[];
+  preemption: { text: string; notEligible: boolean; nodes: FitMessage | null } | null;
+  /** The preemption part ends in `..` (1.25 to 1.29). */
+  doublePeriod: boolean;
+  truncated: boolean;
+  /** The releases whose wording matches: `min` inclusive, `below` exclusive. */
+  versions: { min: string | null; below: string | null };
+  /** Taints the message names (`{key: value}` wordings). */
+  namedTaints: { key: string; value: string }[];
+}
+
+/** `parse`: everything read, with locations, and every diagnostic. */
+export interface ParseResult {
+  documents: { index: number; form: Form; line: number; endLine: number }[];
+  nodes: ParsedNode[];
+  pods: ParsedPod[];
+  taints: { taints: Taint[]; locations: Location[]; location: Location; form: Form }[];
+  tolerations: { tolerations: Toleration[]; locations: Location[]; location: Location; form: Form }[];
+  taintCommands: { text: string; args: string[]; location: Location; argLocations: Location[]; error: string | null }[];
+  events: SchedulingEvent[];
+  diagnostics: Diagnostic[];
+  errors: number;
+  warnings: number;
+}
+
+/** `parse` options. */
+export interface ParseOptions {
+  /** The kubectl release whose messages `kubectl taint` errors use. */
+  kubernetesVersion?: string;
+  /** How an ambiguous bare `{key, value, effect}` object is read. Default "taints". */
+  prefer?: "taints" | "tolerations";
+  /** Force YAML or JSON (default: detected). */
+  syntax?: "yaml" | "json";
+  /** Throw the first error instead of returning it in `diagnostics`. */
+  strict?: boolean;
+  limits?: { maxInputBytes?: number; maxDepth?: number; maxAliasNodes?: number; maxDocuments?: number };
+}
+
+// ------------------------------------------------------------------------------------
+// analyze
+// ------------------------------------------------------------------------------------
+
+/** `analyze` options. */
+export interface AnalyzeOptions extends VersionOptions {
+  /** Run the admission plugins as a cluster does (default true: DefaultTolerationSeconds). */
+  admission?: boolean | AdmissionOptions;
+  /** Give pods the DaemonSet tolerations (default: only `kind: DaemonSet`). */
+  daemonSet?: boolean;
+  /** Name of the node made from bare taints (default "node"). */
+  nodeName?: string;
+  /** Name of the pod made from bare tolerations (default "pod"). */
+  podName?: string;
+}
+
+/** One pod of `analyze`. */
+export interface AnalyzedPod {
+  name: string;
+  namespace: string;
+  kind: string;
+  location: Location | null;
+  /** False when an admission plugin rejected it (then `schedule` is null). */
+  admitted: boolean;
+  rejection: string | null;
+  /** The tolerations the pod ends up with, and where each came from. */
+  tolerations: { toleration: Toleration; origin: TolerationOrigin | "daemonset"; location: Location | null }[];
+  dropped: { toleration: Toleration; origin: TolerationOrigin; reason: "superseded" | "overwritten" }[];
+  schedule: PodSchedule | null;
+  /** One entry per node, in node order. */
+  nodes: { node: number; explanation: Explanation; eviction: EvictionTimeline | null }[];
+}
+
+/** `analyze`: everything a documentation example shows. */
+export interface Analysis {
+  kubernetesVersion: string;
+  comparisonOperators: boolean;
+  admission: boolean;
+  nodes: (Node & { location: Location | null })[];
+  pods: AnalyzedPod[];
+  /** Warnings (and errors that kept the object) of the text. */
+  diagnostics: Diagnostic[];
+  errors: number;
+  /** Text input split into the playground's two panes (null for object input). */
+  panes: { nodes: string; pods: string } | null;
+}
+
+/** The package version and the Kubernetes releases modelled. */
+export interface Info {
+  version: string;
+  kubernetes: { oldest: string; newest: string };
+}
+
+// ------------------------------------------------------------------------------------
+// Functions
+// ------------------------------------------------------------------------------------
+
+/** Whether the toleration (or any of the tolerations) tolerates the taint. */
+export function tolerates(toleration: TolerationInput | ReadonlyArray<TolerationInput>, taint: TaintInput, options?: VersionOptions): boolean;
+/** One pod on one node: which toleration covered which taint, what is left, the verdict. */
+export function explain(pod: PodInput, node: NodeInput, options?: VersionOptions): Explanation;
+/** Every pod on every node: verdicts, scores and each pod's FailedScheduling message. */
+export function schedule(pods: PodsInput, nodes: NodesInput, options?: VersionOptions): ScheduleResult;
+/** The NoExecute taint-eviction controller, second by second. */
+export function evictionTimeline(scenario: EvictionScenario, options?: VersionOptions): EvictionTimeline;
+/** A kubelet stops reporting: when the taints appear and when each pod is evicted. */
+export function nodeFailure(scenario: NodeFailureScenario, options?: VersionOptions): NodeFailureTimeline;
+/** DefaultTolerationSeconds, PodTolerationRestriction and ExtendedResourceToleration, in apiserver order. */
+export function admitPod(pod: PodInput, options?: AdmissionOptions & VersionOptions): AdmissionResult;
+/** TaintNodesByCondition: the `not-ready:NoSchedule` taint of new nodes. */
+export function admitNode(node: NodeInput, options?: { operation?: AdmissionOperation; kubernetesVersion?: string }): { taints: Taint[]; added: boolean };
+/** The DaemonSet controller's tolerations, and whether a daemon pod runs on each node. */
+export function daemonSet(pod: PodInput, nodes?: NodesInput | null, options?: VersionOptions & { hostNetwork?: boolean }): DaemonSetResult;
+/** Reads text in every accepted form, with the location of everything. */
+export function parse(text: string, options?: ParseOptions): ParseResult;
+/** Everything a documentation example shows: admission, schedule, explanations and NoExecute timelines. */
+export function analyze(input: Text | { nodes?: NodesInput; pods?: PodsInput }, options?: AnalyzeOptions): Analysis;
+/** The package version and the Kubernetes releases modelled. */
+export function info(): Info;
