@@ -4,6 +4,9 @@
 //! so a machine that already has the tool skips it), so the README's commands work on a
 //! new machine as they are.
 
+mod npm;
+mod web;
+
 use std::env;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -13,17 +16,24 @@ const USAGE: &str = "\
 usage: cargo xtask <task>
 
 tasks:
-  test               everything CI runs: format check, clippy -D warnings, all tests,
-                     the no_std build, the conformance suite
+  test               everything CI runs: format check, clippy -D warnings, all tests
+                     (including the Kubewarden policy through a real waPC host), the
+                     no_std build, the conformance suite, the playground's component,
+                     budget and end-to-end tests, the npm package's tests
   conformance [DIR]  run the conformance vectors (default: the shipped ones) or any
                      directory of vector files in the same format
   bench              run the criterion benchmarks
   serve              build and serve the playground on localhost
+  policy             build the Kubewarden policy (policy.wasm, wasm32-wasip1)
+  web                build the playground into dist/
+  npm [setup|build|test]  the npm package: install its tools, build the tarball
+                     (target/npm/), or build and test it
   setup              install the Rust targets and tools the tasks need
 ";
 
-/// Rust targets: the no_std proof (wasm32v1-none has no std at all).
-const TARGETS: &[&str] = &["wasm32v1-none"];
+/// Rust targets: the no_std proof (wasm32v1-none has no std at all), the Kubewarden
+/// policy (wasm32-wasip1), the playground and the npm package (wasm32-unknown-unknown).
+const TARGETS: &[&str] = &["wasm32v1-none", "wasm32-wasip1", "wasm32-unknown-unknown"];
 
 fn main() -> ExitCode {
     let args: Vec<String> = env::args().skip(1).collect();
@@ -31,8 +41,18 @@ fn main() -> ExitCode {
         Some("test") => test(),
         Some("conformance") => conformance(&args[1..]),
         Some("bench") => bench(&args[1..]),
-        Some("serve") => serve(),
-        Some("setup") => setup(),
+        Some("serve") => web::serve(),
+        Some("policy") => policy(),
+        Some("web") => web::build(),
+        Some("npm") => match args.get(1).map(String::as_str) {
+            Some("setup") => npm::setup(),
+            Some("test") => npm::test(),
+            None | Some("build") => npm::build(),
+            Some(other) => Err(format!("unknown npm task {other:?} (setup, build or test)")),
+        },
+        Some("setup") => setup()
+            .and_then(|()| web::setup())
+            .and_then(|()| npm::setup()),
         Some("-h" | "--help" | "help") => {
             print!("{USAGE}");
             Ok(())
@@ -127,8 +147,12 @@ fn test() -> Result<(), String> {
     ]);
     step("clippy", clippy)?;
 
+    // The policy's end-to-end tests load the built policy.wasm.
+    policy()?;
     let mut tests = cargo();
-    tests.args(["test", "--workspace", "--locked"]);
+    tests
+        .args(["test", "--workspace", "--locked"])
+        .env("TAINTLAB_POLICY_WASM", policy_wasm());
     step("tests", tests)?;
 
     let mut nostd = cargo();
@@ -146,6 +170,8 @@ fn test() -> Result<(), String> {
     step("no_std build (wasm32v1-none)", nostd)?;
 
     conformance(&[])?;
+    web::test()?;
+    npm::test()?;
     println!("xtask test: all steps passed");
     Ok(())
 }
@@ -175,20 +201,72 @@ fn conformance(dirs: &[String]) -> Result<(), String> {
 
 fn bench(extra: &[String]) -> Result<(), String> {
     let mut c = cargo();
-    c.args(["bench", "--locked", "-p", "taintlab-core", "-p", "taintlab-input"]);
+    c.args([
+        "bench",
+        "--locked",
+        "-p",
+        "taintlab-core",
+        "-p",
+        "taintlab-input",
+    ]);
     if !extra.is_empty() {
         c.arg("--").args(extra);
     }
     step("benchmarks", c)
 }
 
-fn serve() -> Result<(), String> {
-    if !root().join("web").join("Cargo.toml").exists() {
-        return Err(
-            "the playground is not built yet: web/ does not exist in this checkout. \
-             Until it lands, use the core crate (see README) or run `cargo xtask test`."
-                .into(),
-        );
+/// Builds the Kubewarden policy for wasm32-wasip1 with the `policy` profile, then
+/// wasm-opt -O2 (npm binaryen 132) into `<target>/wasm32-wasip1/policy/policy.wasm`,
+/// the module to ship and the one the end-to-end tests load.
+fn policy() -> Result<(), String> {
+    let mut c = cargo();
+    c.args([
+        "build",
+        "--locked",
+        "-p",
+        "taintlab-kubewarden",
+        "--target",
+        "wasm32-wasip1",
+        "--profile",
+        "policy",
+    ]);
+    step("Kubewarden policy (wasm32-wasip1)", c)?;
+    let wasm_opt = root().join("node_modules/.bin/wasm-opt");
+    if !wasm_opt.exists() {
+        let mut npm = Command::new("npm");
+        npm.arg("ci").current_dir(root());
+        step("npm ci (binaryen for wasm-opt)", npm)?;
     }
-    Err("web/ exists but `cargo xtask serve` does not know how to build it yet".into())
+    let dir = target_dir().join("wasm32-wasip1").join("policy");
+    let mut opt = Command::new(wasm_opt);
+    opt.arg("-O2")
+        .args([
+            "--enable-bulk-memory",
+            "--enable-bulk-memory-opt",
+            "--enable-call-indirect-overlong",
+            "--enable-extended-const",
+            "--enable-multivalue",
+            "--enable-mutable-globals",
+            "--enable-nontrapping-float-to-int",
+            "--enable-reference-types",
+            "--enable-sign-ext",
+        ])
+        .arg(dir.join("taintlab_kubewarden.wasm"))
+        .arg("-o")
+        .arg(policy_wasm());
+    step("wasm-opt -O2 (policy.wasm)", opt)
+}
+
+fn target_dir() -> PathBuf {
+    env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target"))
+}
+
+/// The shipped policy module.
+fn policy_wasm() -> PathBuf {
+    target_dir()
+        .join("wasm32-wasip1")
+        .join("policy")
+        .join("policy.wasm")
 }

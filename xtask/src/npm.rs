@@ -1,0 +1,500 @@
+//! The npm package `taintlab` (crate `wasm/js`): set-up, build and test.
+//!
+//! * [`setup`] installs what the build and the tests need, each step only when missing:
+//!   the `wasm32-unknown-unknown` target, `wasm-bindgen-cli` at the crate's version,
+//!   Debian's chromium (headless browser tests), and `npm ci` in `wasm/js` (wasm-opt from
+//!   npm `binaryen`, `playwright-core`, `typescript`).
+//! * [`build`] compiles the crate with the `npm` profile, runs wasm-bindgen for the
+//!   `web`, `bundler` and `nodejs` targets, shrinks each module with wasm-opt `-Oz`,
+//!   assembles the package in `target/npm/taintlab/` and packs it into
+//!   `target/npm/taintlab-<version>.tgz`.
+//! * [`test`] builds, checks the size budget, installs the tarball into a fresh Node
+//!   project (ES module, CommonJS and TypeScript consumers) and a fresh web page, and runs
+//!   the Node tests, `tsc --noEmit` and the headless Chromium tests of the docs page.
+//!
+//! Only `std`: everything else is a command (cargo, rustup, wasm-bindgen, node, npm, gzip).
+
+use std::env;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Instant;
+
+/// wasm-bindgen-cli must equal the `wasm-bindgen` crate version pinned in wasm/js/Cargo.toml.
+pub const WASM_BINDGEN_VERSION: &str = "0.2.130";
+/// Largest gzipped wasm module the package may ship (250 KB), YAML parsing included.
+pub const MAX_WASM_GZIP_BYTES: u64 = 250_000;
+/// The wasm-bindgen targets shipped, each in its own folder of the package.
+pub const TARGETS: [&str; 3] = ["web", "bundler", "nodejs"];
+/// The package's wasm modules, each with the cargo features that select its exports, so
+/// that a page downloads only what it uses: the engine (`taintlab`), the tools
+/// (`taintlab/tools`: API validation, `kubectl taint` and `describe`) and the Kubewarden
+/// policy decision (`taintlab/policy`).
+pub const MODULES: [(&str, &[&str]); 3] = [
+    (
+        "taintlab",
+        &["--no-default-features", "--features", "engine"],
+    ),
+    (
+        "taintlab_tools",
+        &["--no-default-features", "--features", "tools"],
+    ),
+    (
+        "taintlab_policy",
+        &["--no-default-features", "--features", "policy"],
+    ),
+];
+/// What the Rust 1.95 wasm output uses; wasm-opt must accept all of it. The last two
+/// tell wasm-opt what holds for a module that defines its own memory (it starts zeroed)
+/// and whose data starts at 1 MiB (the first KiB is never used).
+const WASM_FEATURES: [&str; 8] = [
+    "--zero-filled-memory",
+    "--low-memory-unused",
+    "--enable-bulk-memory",
+    "--enable-reference-types",
+    "--enable-nontrapping-float-to-int",
+    "--enable-sign-ext",
+    "--enable-mutable-globals",
+    "--enable-multivalue",
+];
+
+fn root() -> PathBuf {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if let Some(parent) = manifest.parent()
+        && parent.join("wasm/js/Cargo.toml").exists()
+    {
+        return parent.to_path_buf();
+    }
+    // Compiled elsewhere: find the workspace from the current directory.
+    let mut dir = env::current_dir().unwrap_or_default();
+    loop {
+        if dir.join("wasm/js/Cargo.toml").exists() {
+            return dir;
+        }
+        if !dir.pop() {
+            return env::current_dir().unwrap_or_default();
+        }
+    }
+}
+
+fn js_dir() -> PathBuf {
+    root().join("wasm").join("js")
+}
+
+fn target_dir() -> PathBuf {
+    match env::var_os("CARGO_TARGET_DIR") {
+        Some(d) => root().join(d),
+        None => root().join("target"),
+    }
+}
+
+/// Where the package is assembled and packed.
+pub fn out_dir() -> PathBuf {
+    target_dir().join("npm")
+}
+
+/// The assembled package.
+pub fn package_dir() -> PathBuf {
+    out_dir().join("taintlab")
+}
+
+fn bin(name: &str) -> PathBuf {
+    js_dir().join("node_modules").join(".bin").join(name)
+}
+
+fn step(name: &str, cmd: &mut Command) -> Result<(), String> {
+    println!("==> {name}");
+    let start = Instant::now();
+    let status = cmd
+        .status()
+        .map_err(|e| format!("{name}: could not start {:?}: {e}", cmd.get_program()))?;
+    println!("<== {name}: {:.1}s", start.elapsed().as_secs_f64());
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{name} failed ({status})"))
+    }
+}
+
+fn capture(cmd: &mut Command) -> Option<String> {
+    let out = cmd.stderr(Stdio::null()).output().ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+fn cargo() -> Command {
+    let mut c = Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    c.current_dir(root());
+    c
+}
+
+fn io(what: &str, path: &Path) -> impl FnOnce(std::io::Error) -> String {
+    let p = path.display().to_string();
+    let what = what.to_string();
+    move |e| format!("{what} {p}: {e}")
+}
+
+/// Installs what the package build and tests need, skipping what is there.
+pub fn setup() -> Result<(), String> {
+    let targets =
+        capture(Command::new("rustup").args(["target", "list", "--installed"])).unwrap_or_default();
+    if !targets
+        .lines()
+        .any(|l| l.trim() == "wasm32-unknown-unknown")
+    {
+        step(
+            "rustup target add wasm32-unknown-unknown",
+            Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]),
+        )?;
+    }
+
+    let want = format!("wasm-bindgen {WASM_BINDGEN_VERSION}");
+    let have = capture(Command::new("wasm-bindgen").arg("--version")).unwrap_or_default();
+    if have.trim() != want {
+        // Not --locked: the CLI's lockfile pins a crate the mirror lacks.
+        step(
+            &format!("cargo install wasm-bindgen-cli {WASM_BINDGEN_VERSION}"),
+            cargo().args([
+                "install",
+                "wasm-bindgen-cli",
+                "--version",
+                WASM_BINDGEN_VERSION,
+                "--force",
+            ]),
+        )?;
+    }
+
+    if chromium().is_none() {
+        step("apt-get update", Command::new("apt-get").args(["update"]))?;
+        step(
+            "apt-get install chromium",
+            Command::new("apt-get").args(["install", "-y", "chromium", "chromium-driver"]),
+        )?;
+    }
+
+    let js = js_dir();
+    let lock = js.join("package-lock.json");
+    let installed = js.join("node_modules").join(".package-lock.json");
+    let fresh = match (fs::metadata(&lock), fs::metadata(&installed)) {
+        (Ok(l), Ok(i)) => match (l.modified(), i.modified()) {
+            (Ok(l), Ok(i)) => i >= l,
+            _ => false,
+        },
+        _ => false,
+    };
+    let tools = ["wasm-opt", "tsc"].iter().all(|b| bin(b).exists())
+        && js.join("node_modules/playwright-core").exists();
+    if !(fresh && tools) {
+        step(
+            "npm ci (wasm/js)",
+            Command::new("npm")
+                .args(["ci", "--no-audit", "--no-fund"])
+                .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+                .current_dir(&js),
+        )?;
+    }
+    Ok(())
+}
+
+/// Debian's chromium, or `$CHROMIUM`.
+fn chromium() -> Option<PathBuf> {
+    if let Some(p) = env::var_os("CHROMIUM") {
+        return Some(PathBuf::from(p));
+    }
+    ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| p.exists())
+}
+
+/// The workspace version (`[workspace.package] version`).
+fn workspace_version() -> Result<String, String> {
+    let path = root().join("Cargo.toml");
+    let text = fs::read_to_string(&path).map_err(io("cannot read", &path))?;
+    let mut in_package = false;
+    for line in text.lines() {
+        let l = line.trim();
+        if l.starts_with('[') {
+            in_package = l == "[workspace.package]";
+            continue;
+        }
+        if in_package && let Some(v) = l.strip_prefix("version") {
+            let v = v.trim().trim_start_matches('=').trim().trim_matches('"');
+            return Ok(v.to_string());
+        }
+    }
+    Err("no version in [workspace.package] of Cargo.toml".into())
+}
+
+/// The `"version"` of a package.json.
+fn json_version(text: &str) -> Option<String> {
+    let at = text.find("\"version\"")?;
+    let rest = &text[at + "\"version\"".len()..];
+    let start = rest.find('"')? + 1;
+    let end = start + rest[start..].find('"')?;
+    Some(rest[start..end].to_string())
+}
+
+fn copy_dir_files(from: &Path, to: &Path, exts: &[&str]) -> Result<(), String> {
+    fs::create_dir_all(to).map_err(io("cannot create", to))?;
+    for entry in fs::read_dir(from).map_err(io("cannot read", from))? {
+        let path = entry.map_err(io("cannot read", from))?.path();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        if path.is_file() && exts.iter().any(|e| name.ends_with(e)) {
+            fs::copy(&path, to.join(name)).map_err(io("cannot copy", &path))?;
+        }
+    }
+    Ok(())
+}
+
+/// Builds the package (three wasm-bindgen targets, wasm-opt -Oz) and packs it into
+/// `target/npm/taintlab-<version>.tgz`.
+pub fn build() -> Result<(), String> {
+    build_package().map(|_| ())
+}
+
+/// [`build`], returning the tarball's path.
+fn build_package() -> Result<PathBuf, String> {
+    setup()?;
+    let version = workspace_version()?;
+    let manifest = js_dir().join("npm").join("package.json");
+    let manifest_text = fs::read_to_string(&manifest).map_err(io("cannot read", &manifest))?;
+    match json_version(&manifest_text) {
+        Some(v) if v == version => {}
+        other => {
+            return Err(format!(
+                "wasm/js/npm/package.json has version {other:?}, the workspace {version:?}: make them equal"
+            ));
+        }
+    }
+
+    let pkg = package_dir();
+    if pkg.exists() {
+        fs::remove_dir_all(&pkg).map_err(io("cannot remove", &pkg))?;
+    }
+    let stash = out_dir().join("modules");
+    fs::create_dir_all(&stash).map_err(io("cannot create", &stash))?;
+    let built = target_dir()
+        .join("wasm32-unknown-unknown")
+        .join("npm")
+        .join("taintlab_js.wasm");
+    for (module, features) in MODULES {
+        step(
+            &format!("cargo build -p taintlab-js {features:?} (wasm32, profile npm)"),
+            cargo()
+                .args([
+                    "build",
+                    "--profile",
+                    "npm",
+                    "--target",
+                    "wasm32-unknown-unknown",
+                    "-p",
+                    "taintlab-js",
+                    "--locked",
+                ])
+                .args(features),
+        )?;
+        let wasm = stash.join(format!("{module}.wasm"));
+        fs::copy(&built, &wasm).map_err(io("cannot copy", &built))?;
+        for target in TARGETS {
+            step(
+                &format!("wasm-bindgen {module} --target {target}"),
+                Command::new("wasm-bindgen")
+                    .args(["--target", target, "--out-name", module, "--out-dir"])
+                    .arg(pkg.join(target))
+                    .arg(&wasm),
+            )?;
+        }
+    }
+
+    // Three modules per target. Targets often produce byte-identical modules: shrink each
+    // distinct one once (two at a time) and copy the result to its twins.
+    println!("==> wasm-opt -Oz");
+    let start = Instant::now();
+    let opt = bin("wasm-opt");
+    let mut distinct: Vec<(Vec<u8>, Vec<PathBuf>)> = Vec::new();
+    for (module, _) in MODULES {
+        for target in TARGETS {
+            let file = pkg.join(target).join(format!("{module}_bg.wasm"));
+            let bytes = fs::read(&file).map_err(io("cannot read", &file))?;
+            match distinct.iter_mut().find(|(b, _)| *b == bytes) {
+                Some((_, files)) => files.push(file),
+                None => distinct.push((bytes, vec![file])),
+            }
+        }
+    }
+    for group in distinct.chunks(2) {
+        let mut jobs: Vec<(&[PathBuf], Child)> = Vec::new();
+        for (_, files) in group {
+            let Some(file) = files.first() else { continue };
+            let child = Command::new(&opt)
+                .arg("-Oz")
+                .args(WASM_FEATURES)
+                .arg(file)
+                .arg("-o")
+                .arg(file)
+                .spawn()
+                .map_err(|e| {
+                    format!(
+                        "could not start {}: {e} (run `cargo xtask npm setup`)",
+                        opt.display()
+                    )
+                })?;
+            jobs.push((files, child));
+        }
+        for (files, mut child) in jobs {
+            let status = child.wait().map_err(|e| format!("wasm-opt: {e}"))?;
+            let Some((first, twins)) = files.split_first() else {
+                continue;
+            };
+            if !status.success() {
+                return Err(format!("wasm-opt on {} failed ({status})", first.display()));
+            }
+            for twin in twins {
+                fs::copy(first, twin).map_err(io("cannot copy", first))?;
+            }
+        }
+    }
+    println!(
+        "<== wasm-opt ({} distinct modules): {:.1}s",
+        distinct.len(),
+        start.elapsed().as_secs_f64()
+    );
+
+    // The nodejs build is CommonJS inside a `"type": "module"` package.
+    let cjs = pkg.join("nodejs").join("package.json");
+    fs::write(&cjs, "{\n  \"type\": \"commonjs\"\n}\n").map_err(io("cannot write", &cjs))?;
+    copy_dir_files(
+        &js_dir().join("element"),
+        &pkg.join("element"),
+        &[".js", ".d.ts", ".css"],
+    )?;
+    fs::copy(&manifest, pkg.join("package.json")).map_err(io("cannot copy", &manifest))?;
+    let readme = js_dir().join("README.md");
+    fs::copy(&readme, pkg.join("README.md")).map_err(io("cannot copy", &readme))?;
+
+    step(
+        "npm pack",
+        Command::new("npm")
+            .args(["pack", "--silent", "--pack-destination"])
+            .arg(out_dir())
+            .current_dir(&pkg),
+    )?;
+    let tarball = out_dir().join(format!("taintlab-{version}.tgz"));
+    if !tarball.exists() {
+        return Err(format!("npm pack did not write {}", tarball.display()));
+    }
+    for (module, _) in MODULES {
+        for target in TARGETS {
+            let (raw, gz) = wasm_sizes(&pkg.join(target).join(format!("{module}_bg.wasm")))?;
+            println!("    {target}/{module}_bg.wasm: {raw} bytes, {gz} bytes gzipped");
+        }
+    }
+    println!("    package: {}", tarball.display());
+    Ok(tarball)
+}
+
+/// Raw and `gzip -9` sizes of a file.
+pub fn wasm_sizes(file: &Path) -> Result<(u64, u64), String> {
+    let raw = fs::metadata(file).map_err(io("cannot read", file))?.len();
+    let out = Command::new("gzip")
+        .args(["-9", "-c"])
+        .arg(file)
+        .output()
+        .map_err(|e| format!("could not run gzip: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("gzip {} failed", file.display()));
+    }
+    Ok((raw, out.stdout.len() as u64))
+}
+
+/// Builds, checks the size budget, installs the tarball into a fresh Node project and a
+/// fresh web page, and runs the Node, TypeScript and browser tests.
+pub fn test() -> Result<(), String> {
+    let tarball = build_package()?;
+    let pkg = package_dir();
+    let js = js_dir();
+
+    for (module, _) in MODULES {
+        for target in TARGETS {
+            let file = format!("{target}/{module}_bg.wasm");
+            let (_, gz) = wasm_sizes(&pkg.join(&file))?;
+            if gz > MAX_WASM_GZIP_BYTES {
+                return Err(format!(
+                    "{file} is {gz} bytes gzipped, over the {MAX_WASM_GZIP_BYTES}-byte budget"
+                ));
+            }
+        }
+    }
+    println!("    size budget: every module at most {MAX_WASM_GZIP_BYTES} bytes gzipped");
+
+    step(
+        "cargo test -p taintlab-js (the API layer, natively)",
+        cargo().args(["test", "-q", "-p", "taintlab-js", "--locked"]),
+    )?;
+    step(
+        "node --test (nodejs build)",
+        Command::new("node")
+            .arg("--test")
+            .arg(js.join("test").join("node"))
+            .env("TAINTLAB_PKG", &pkg)
+            .current_dir(&js),
+    )?;
+
+    // A fresh project that installs the tarball the way a user does.
+    let consumer = out_dir().join("consumer");
+    if consumer.exists() {
+        fs::remove_dir_all(&consumer).map_err(io("cannot remove", &consumer))?;
+    }
+    copy_dir_files(
+        &js.join("test").join("consumer"),
+        &consumer,
+        &[".json", ".mjs", ".cjs", ".ts", ".html"],
+    )?;
+    step(
+        "npm install <tarball> (fresh project)",
+        Command::new("npm")
+            .args([
+                "install",
+                "--no-audit",
+                "--no-fund",
+                "--no-save",
+                "--offline",
+            ])
+            .arg(&tarball)
+            .current_dir(&consumer),
+    )?;
+    step(
+        "fresh project: import (ES module)",
+        Command::new("node").arg("esm.mjs").current_dir(&consumer),
+    )?;
+    step(
+        "fresh project: require (CommonJS)",
+        Command::new("node").arg("cjs.cjs").current_dir(&consumer),
+    )?;
+    for config in ["tsconfig.json", "tsconfig.bundler.json"] {
+        step(
+            &format!("tsc --noEmit -p {config}"),
+            Command::new(bin("tsc"))
+                .args(["--noEmit", "-p", config])
+                .current_dir(&consumer),
+        )?;
+    }
+
+    let browser = chromium().ok_or("chromium not found (run `cargo xtask npm setup`)")?;
+    step(
+        "headless Chromium: docs page and fresh web page",
+        Command::new("node")
+            .arg(js.join("test").join("browser").join("run.mjs"))
+            .env("TAINTLAB_PKG", &pkg)
+            .env("TAINTLAB_DOCS", root().join("docs"))
+            .env("TAINTLAB_CONSUMER", &consumer)
+            .env("CHROMIUM", browser)
+            .current_dir(&js),
+    )?;
+    Ok(())
+}
