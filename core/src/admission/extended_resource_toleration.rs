@@ -14,6 +14,7 @@ use alloc::vec::Vec;
 
 use super::{AddOrUpdate, Operation, add_or_update_toleration};
 use crate::model::{Operator, TaintEffect, Toleration};
+use crate::validation::is_qualified_name;
 
 /// Quota's prefix for request names; a resource name may not start with it.
 const REQUESTS_PREFIX: &str = "requests.";
@@ -81,52 +82,6 @@ where
             (name, outcome)
         })
         .collect()
-}
-
-/// apimachinery `IsQualifiedName`: an optional DNS-1123 subdomain prefix and `/`, then a
-/// name of at most 63 characters, alphanumeric at both ends with `-`, `_`, `.` inside.
-///
-/// Kept private here; the validation module has its own copy of the same rule, and the
-/// two could share one helper.
-fn is_qualified_name(value: &str) -> bool {
-    let mut parts = value.split('/');
-    let (prefix, name) = match (parts.next(), parts.next(), parts.next()) {
-        (Some(name), None, _) => (None, name),
-        (Some(prefix), Some(name), None) => (Some(prefix), name),
-        _ => return false,
-    };
-    if prefix.is_some_and(|p| p.is_empty() || !is_dns1123_subdomain(p)) {
-        return false;
-    }
-    is_qualified_name_part(name)
-}
-
-/// The name part of a qualified name: 1 to 63 bytes of `[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?`.
-fn is_qualified_name_part(name: &str) -> bool {
-    let bytes = name.as_bytes();
-    let (Some(first), Some(last)) = (bytes.first(), bytes.last()) else {
-        return false;
-    };
-    bytes.len() <= 63
-        && first.is_ascii_alphanumeric()
-        && last.is_ascii_alphanumeric()
-        && bytes
-            .iter()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
-}
-
-/// A DNS-1123 subdomain: at most 253 bytes of dot-separated labels
-/// `[a-z0-9]([-a-z0-9]*[a-z0-9])?`.
-fn is_dns1123_subdomain(value: &str) -> bool {
-    value.len() <= 253
-        && value.split('.').all(|label| {
-            let bytes = label.as_bytes();
-            let (Some(first), Some(last)) = (bytes.first(), bytes.last()) else {
-                return false;
-            };
-            let alnum = |b: &u8| b.is_ascii_lowercase() || b.is_ascii_digit();
-            alnum(first) && alnum(last) && bytes.iter().all(|b| alnum(b) || *b == b'-')
-        })
 }
 
 #[cfg(test)]
