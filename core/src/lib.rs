@@ -37,12 +37,14 @@ pub mod node_lifecycle;
 pub mod scheduling;
 pub mod validation;
 pub mod version;
+pub mod workload;
 
 pub use model::{
     ConditionStatus, Node, NodeCondition, Operator, Pod, PreemptionPolicy, QosClass, Taint,
     TaintEffect, Toleration,
 };
 pub use version::{KubeVersion, Semantics};
+pub use workload::WorkloadKind;
 
 /// The README's example, compiled and run as a doctest so it stays true.
 #[cfg(doctest)]
