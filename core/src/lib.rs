@@ -31,6 +31,7 @@ pub mod daemonset;
 pub mod eviction;
 pub mod helpers;
 pub mod kubectl;
+pub mod labels;
 pub mod matching;
 pub mod model;
 pub mod node_lifecycle;

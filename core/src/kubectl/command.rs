@@ -3,8 +3,9 @@
 //! of nodes, with kubectl's stdout, stderr and exit code.
 //!
 //! Simplifications, each documented where it matters: the resource-type check uses a
-//! fixed table instead of API discovery; label selectors are equality-based only
-//! ([`LabelSelector`]); output flags (`-o`, `--template`) and `--help` are reported as
+//! fixed table instead of API discovery; the label selector is parsed here
+//! ([`LabelSelector`], `labels.Parse`) rather than by the API server's list call; output
+//! flags (`-o`, `--template`) and `--help` are reported as
 //! unsupported; klog warnings (deprecated `--dry-run` forms) go to
 //! [`TaintRun::warnings`] instead of stderr, since their timestamp prefix cannot be
 //! reproduced.
@@ -997,8 +998,10 @@ mod tests {
             Some(CommandError::Usage(_))
         ));
         assert!(err(&["NODES", "n1", "k:NoSchedule"]).is_none());
+        // Set-based selectors select; a malformed one is an error.
+        assert!(err(&["node", "-l", "env in (a)", "k:NoSchedule"]).is_none());
         assert!(matches!(
-            err(&["node", "-l", "env in (a)", "k:NoSchedule"]),
+            err(&["node", "-l", "env in a", "k:NoSchedule"]),
             Some(CommandError::Plain(_))
         ));
     }

@@ -5,7 +5,7 @@
 //! * [`command`]: the whole command: flags anywhere in the arguments, `--overwrite`,
 //!   `--all`, `-l`, `--dry-run`, and [`TaintCommand::apply_to_nodes`] with kubectl's
 //!   stdout, stderr and exit code, for one or many nodes.
-//! * [`selector`]: equality-based label selectors for `-l`.
+//! * [`selector`]: label selectors for `-l` ([`crate::labels`]).
 //! * [`describe`]: the `Taints:` and `Tolerations:` blocks and their tabwriter layout.
 //!
 //! ```
