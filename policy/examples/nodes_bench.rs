@@ -36,8 +36,7 @@ fn main() {
     .unwrap_or_default();
     let request = json!({"kind": {"group": "apps", "version": "v1", "kind": "Deployment"}, "operation": "CREATE",
         "object": {"spec": {"template": {"spec": {"tolerations": [{"key": "dedicated", "operator": "Exists"}, {"key": "x", "operator": "Exists"}]}}}}});
-    let sel =
-        taintlab_policy::selector::Selector::parse("node-role.kubernetes.io/control-plane").ok();
+    let sel = taintlab_core::labels::Selector::parse("node-role.kubernetes.io/control-plane").ok();
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     println!("{} bytes, {n} nodes", bytes.len());
     println!(

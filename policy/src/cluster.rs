@@ -15,7 +15,7 @@ use taintlab_core::scheduling::filter::{
 use taintlab_core::scheduling::fit_error::{FitError, preemption_message};
 use taintlab_core::{Node, PreemptionPolicy, Semantics, Taint, TaintEffect, Toleration};
 
-use crate::selector::Selector;
+use taintlab_core::labels::Selector;
 
 /// Nodes the checks cannot tell apart.
 #[derive(Clone, Debug, PartialEq, Eq)]

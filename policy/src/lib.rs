@@ -30,12 +30,12 @@ pub mod nodes;
 pub mod payload;
 pub mod pod;
 pub mod request;
-pub mod selector;
 pub mod settings;
 
 use std::collections::BTreeMap;
 
 use serde_json::Value;
+use taintlab_core::labels::Selector;
 
 pub use nodes::{NodeListRequest, node_list_request, node_list_request_raw, parse_node_list};
 pub use request::{Kind, Malformed, Operation};
@@ -246,7 +246,7 @@ pub fn evaluate(
             .node_checks
             .protect_taints_of_nodes
             .as_deref()
-            .and_then(|s| selector::Selector::parse(s).ok());
+            .and_then(|s| Selector::parse(s).ok());
         cluster::Cluster::from_nodes(n, protect.as_ref())
     });
     match serde_json::to_vec(request) {

@@ -14,7 +14,7 @@ use crate::jsonscan::{R, Reader};
 use taintlab_core::{Node, Taint, TaintEffect};
 
 use crate::cluster::Cluster;
-use crate::selector::Selector;
+use taintlab_core::labels::Selector;
 
 impl<'a> Reader<'a> {
     /// An object of string values, keys and values borrowed when possible.

@@ -9,7 +9,7 @@ use crate::quote;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use taintlab_core::matching::{describe_toleration, taint_to_string, tolerates};
-use taintlab_core::{Node, PreemptionPolicy, Semantics, Taint};
+use taintlab_core::{Node, PreemptionPolicy, Semantics, Taint, WorkloadKind};
 
 use crate::cluster::Cluster;
 use crate::pod::{PodReview, effective_tolerations, short};
@@ -72,7 +72,7 @@ pub fn node_list_request_for(
     }
     let object = req.object?;
     let parts = request::object_parts(object, kind).ok()?;
-    if kind == Kind::Pod && nc.skip_controlled_pods && parts.controller_kind().is_some() {
+    if kind == Kind::Workload(WorkloadKind::Pod) && nc.skip_controlled_pods && parts.controller_kind().is_some() {
         return None;
     }
     let spec_value = parts.spec(request::SpecNeeds::default(), "spec").ok()?;
@@ -118,7 +118,7 @@ pub fn check(
     decision: &mut Decision,
 ) {
     let nc = &review.settings.node_checks;
-    if review.kind == Kind::Pod && nc.skip_controlled_pods && review.controller.is_some() {
+    if review.kind == Kind::Workload(WorkloadKind::Pod) && nc.skip_controlled_pods && review.controller.is_some() {
         return;
     }
     let gate = semantics.comparison_operators_enabled();
@@ -214,7 +214,7 @@ pub fn check(
         };
         let tolerations = effective_tolerations(review);
         if let Some(msg) = cluster.failed_scheduling(&tolerations, &preemption_policy, semantics) {
-            let what = if review.kind == Kind::DaemonSet {
+            let what = if review.kind == Kind::Workload(WorkloadKind::DaemonSet) {
                 "no node runs this DaemonSet's pods"
             } else {
                 "no node accepts the pod's tolerations"

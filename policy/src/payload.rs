@@ -203,7 +203,7 @@ where
         .node_checks
         .protect_taints_of_nodes
         .as_deref()
-        .and_then(|s| crate::selector::Selector::parse(s).ok());
+        .and_then(|s| taintlab_core::labels::Selector::parse(s).ok());
     let cluster =
         list_nodes(&list_request).and_then(|bytes| read_cluster(&bytes, protect.as_ref()));
     match cluster {

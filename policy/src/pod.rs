@@ -17,7 +17,7 @@ use taintlab_core::model::keys;
 use taintlab_core::validation::{
     allow_comparison_operators, validate_pod_tolerations_update, validate_tolerations,
 };
-use taintlab_core::{Operator, Taint, TaintEffect, Toleration};
+use taintlab_core::{Operator, Taint, TaintEffect, Toleration, WorkloadKind};
 
 use crate::mutate;
 use crate::nodes;
@@ -66,8 +66,8 @@ impl PodReview<'_> {
 
     /// Whether the pod is (or templates) a DaemonSet pod.
     pub fn is_daemon(&self) -> bool {
-        self.kind == Kind::DaemonSet
-            || (self.kind == Kind::Pod && self.controller.as_deref() == Some("DaemonSet"))
+        self.kind == Kind::Workload(WorkloadKind::DaemonSet)
+            || (self.kind == Kind::Workload(WorkloadKind::Pod) && self.controller.as_deref() == Some("DaemonSet"))
     }
 
     /// Indices of the tolerations the governance rules and warnings look at.
@@ -98,7 +98,7 @@ pub fn evaluate_pod(
     let Some(object) = req.object else {
         return Decision::malformed(request::Malformed(format!(
             "request.object is missing for {} of {}",
-            op_name(req.operation),
+            req.operation.as_str(),
             kind.name()
         )));
     };
@@ -207,15 +207,6 @@ pub fn evaluate_pod(
     decision.finish()
 }
 
-fn op_name(op: Operation) -> &'static str {
-    match op {
-        Operation::Create => "CREATE",
-        Operation::Update => "UPDATE",
-        Operation::Delete => "DELETE",
-        Operation::Connect => "CONNECT",
-    }
-}
-
 /// The tolerations this policy itself adds in the namespace (defaults, the dedicated-nodes
 /// toleration, extended-resource tolerations for resources the pod requests). When they
 /// come back (re-admission, or the same policy deployed again as validating) they are
@@ -309,7 +300,7 @@ fn api_validation(
 ) {
     let allow_cmp = allow_comparison_operators(review.gate, review.old_tolerations.as_deref());
     let errors = match (&review.old_tolerations, review.kind) {
-        (Some(old), Kind::Pod) => {
+        (Some(old), Kind::Workload(WorkloadKind::Pod)) => {
             // `validate_pod_tolerations_update` compares every old toleration with every
             // new one; with tens of thousands of each that is too slow for an admission
             // deadline. Find a removed or modified toleration through a hash set first
@@ -643,14 +634,14 @@ fn warnings(review: &PodReview<'_>, decision: &mut Decision) {
 /// DaemonSet controller's set.
 pub fn effective_tolerations(review: &PodReview<'_>) -> Vec<Toleration> {
     let mut out = review.tolerations.clone();
-    if review.kind == Kind::DaemonSet {
+    if review.kind == Kind::Workload(WorkloadKind::DaemonSet) {
         let host_network = review
             .spec
             .and_then(|s| s.get("hostNetwork"))
             .and_then(Value::as_bool)
             .unwrap_or(false);
         taintlab_core::daemonset::add_or_update_daemon_pod_tolerations(&mut out, host_network);
-    } else if review.kind != Kind::Pod {
+    } else if review.kind != Kind::Workload(WorkloadKind::Pod) {
         let missing = dts::missing_defaults(&out);
         if missing.not_ready {
             out.push(dts::not_ready_toleration(dts::DEFAULT_TOLERATION_SECONDS));

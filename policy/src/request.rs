@@ -6,128 +6,78 @@ use crate::quote;
 use serde_json::Value;
 
 use crate::jsonscan::{R, Reader, check_utf8, is_null, object_fields, type_of};
-use taintlab_core::{Operator, TaintEffect, Toleration};
+use taintlab_core::{Operator, TaintEffect, Toleration, WorkloadKind};
 
 /// A request the policy cannot read; the answer is a rejection with code 400.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Malformed(pub String);
 
-/// The kinds the policy understands.
+/// The kinds the policy understands: the workload kinds of core's table (except
+/// PodTemplate, which no pod is created from directly and which the policy leaves
+/// alone) and Node (node guard mode).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
-    /// `v1/Pod`
-    Pod,
-    /// `apps/v1 Deployment`
-    Deployment,
-    /// `apps/v1 ReplicaSet`
-    ReplicaSet,
-    /// `apps/v1 StatefulSet`
-    StatefulSet,
-    /// `apps/v1 DaemonSet`
-    DaemonSet,
-    /// `batch/v1 Job`
-    Job,
-    /// `batch/v1 CronJob`
-    CronJob,
-    /// `v1/ReplicationController`
-    ReplicationController,
-    /// `v1/Node` (node guard mode)
+    /// An object carrying a pod spec.
+    Workload(WorkloadKind),
+    /// `v1/Node` (node guard mode).
     Node,
 }
 
 impl Kind {
-    /// Every pod-bearing kind, in documentation order.
+    /// Every pod-bearing kind the policy governs, in documentation order.
     pub const POD_KINDS: [Kind; 8] = [
-        Kind::Pod,
-        Kind::Deployment,
-        Kind::ReplicaSet,
-        Kind::StatefulSet,
-        Kind::DaemonSet,
-        Kind::Job,
-        Kind::CronJob,
-        Kind::ReplicationController,
+        Kind::Workload(WorkloadKind::Pod),
+        Kind::Workload(WorkloadKind::Deployment),
+        Kind::Workload(WorkloadKind::ReplicaSet),
+        Kind::Workload(WorkloadKind::StatefulSet),
+        Kind::Workload(WorkloadKind::DaemonSet),
+        Kind::Workload(WorkloadKind::Job),
+        Kind::Workload(WorkloadKind::CronJob),
+        Kind::Workload(WorkloadKind::ReplicationController),
     ];
 
     /// Recognises `(group, kind)`; other groups with the same kind name (CRDs) are not
     /// ours.
     pub fn from_group_kind(group: &str, kind: &str) -> Option<Self> {
-        Some(match (group, kind) {
-            ("", "Pod") => Self::Pod,
-            ("", "ReplicationController") => Self::ReplicationController,
-            ("", "Node") => Self::Node,
-            ("apps", "Deployment") => Self::Deployment,
-            ("apps", "ReplicaSet") => Self::ReplicaSet,
-            ("apps", "StatefulSet") => Self::StatefulSet,
-            ("apps", "DaemonSet") => Self::DaemonSet,
-            ("batch", "Job") => Self::Job,
-            ("batch", "CronJob") => Self::CronJob,
-            _ => return None,
-        })
+        if (group, kind) == ("", "Node") {
+            return Some(Self::Node);
+        }
+        WorkloadKind::from_group_kind(group, kind)
+            .filter(|w| *w != WorkloadKind::PodTemplate)
+            .map(Self::Workload)
+    }
+
+    /// The workload kind, `None` for Node.
+    pub fn workload(self) -> Option<WorkloadKind> {
+        match self {
+            Self::Workload(w) => Some(w),
+            Self::Node => None,
+        }
     }
 
     /// The kind name.
     pub fn name(self) -> &'static str {
-        match self {
-            Self::Pod => "Pod",
-            Self::Deployment => "Deployment",
-            Self::ReplicaSet => "ReplicaSet",
-            Self::StatefulSet => "StatefulSet",
-            Self::DaemonSet => "DaemonSet",
-            Self::Job => "Job",
-            Self::CronJob => "CronJob",
-            Self::ReplicationController => "ReplicationController",
-            Self::Node => "Node",
-        }
+        self.workload().map_or("Node", WorkloadKind::name)
     }
 
     /// The group-qualified kind as the apiserver prints it in errors (`Deployment.apps`).
     pub fn qualified_name(self) -> &'static str {
-        match self {
-            Self::Pod => "Pod",
-            Self::Deployment => "Deployment.apps",
-            Self::ReplicaSet => "ReplicaSet.apps",
-            Self::StatefulSet => "StatefulSet.apps",
-            Self::DaemonSet => "DaemonSet.apps",
-            Self::Job => "Job.batch",
-            Self::CronJob => "CronJob.batch",
-            Self::ReplicationController => "ReplicationController",
-            Self::Node => "Node",
-        }
+        self.workload().map_or("Node", WorkloadKind::qualified_name)
     }
 
     /// JSON pointer of the pod spec inside the object; `None` for Node.
     pub fn pod_spec_pointer(self) -> Option<&'static str> {
-        match self {
-            Self::Pod => Some("/spec"),
-            Self::CronJob => Some("/spec/jobTemplate/spec/template/spec"),
-            Self::Node => None,
-            _ => Some("/spec/template/spec"),
-        }
+        self.workload().map(WorkloadKind::pod_spec_pointer)
     }
 
     /// Dotted field path of the pod spec (for messages); `None` for Node.
     pub fn pod_spec_path(self) -> Option<&'static str> {
-        match self {
-            Self::Pod => Some("spec"),
-            Self::CronJob => Some("spec.jobTemplate.spec.template.spec"),
-            Self::Node => None,
-            _ => Some("spec.template.spec"),
-        }
+        self.workload().map(WorkloadKind::pod_spec_path)
     }
 }
 
-/// The admission operation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Operation {
-    /// `CREATE`
-    Create,
-    /// `UPDATE`
-    Update,
-    /// `DELETE`
-    Delete,
-    /// `CONNECT`
-    Connect,
-}
+/// The admission operation: core's `admission.Operation`.
+pub use taintlab_core::admission::Operation;
 
 /// The requesting user.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -245,18 +195,12 @@ pub fn parse_fields(fields: [Option<&[u8]>; 9]) -> Result<Request<'_>, Malformed
         .to_string();
     let op_text = raw_str(operation, "request.operation")?
         .ok_or_else(|| Malformed(String::from("request.operation is missing")))?;
-    let operation = match op_text.as_str() {
-        "CREATE" => Operation::Create,
-        "UPDATE" => Operation::Update,
-        "DELETE" => Operation::Delete,
-        "CONNECT" => Operation::Connect,
-        other => {
-            return Err(Malformed(format!(
-                "request.operation: {} is not one of CREATE, UPDATE, DELETE, CONNECT",
-                quote(other)
-            )));
-        }
-    };
+    let operation = Operation::parse(&op_text).ok_or_else(|| {
+        Malformed(format!(
+            "request.operation: {} is not one of CREATE, UPDATE, DELETE, CONNECT",
+            quote(&op_text)
+        ))
+    })?;
     let sub_resource = raw_str(sub_resource, "request.subResource")?.unwrap_or_default();
     let object = object.filter(|o| !is_null(o));
     let old_object = old_object.filter(|o| !is_null(o));
@@ -694,7 +638,7 @@ mod tests {
         });
         let raw = serde_json::to_vec(&r).unwrap();
         let p = parse_raw(&raw).unwrap();
-        assert_eq!(p.kind, Some(Kind::Deployment));
+        assert_eq!(p.kind, Some(Kind::Workload(WorkloadKind::Deployment)));
         assert_eq!(p.name, "web");
         assert_eq!(p.namespace, "team-a");
         assert_eq!(p.user.groups, vec!["dev"]);
@@ -706,7 +650,7 @@ mod tests {
         let r = br#"{"kind": "AdmissionReview", "request": {"kind": {"kind": "Pod"}, "operation": "CREATE",
             "object": {"metadata": {"ownerReferences": [{"kind": "ReplicaSet", "controller": true}]}}}}"#;
         let p = parse_raw(r).unwrap();
-        assert_eq!(p.kind, Some(Kind::Pod));
+        assert_eq!(p.kind, Some(Kind::Workload(WorkloadKind::Pod)));
         assert_eq!(
             controller_kind_raw(p.object.unwrap()).as_deref(),
             Some("ReplicaSet")
@@ -745,7 +689,7 @@ mod tests {
         );
         let obj = br#"{"spec": {"template": 5}}"#;
         assert_eq!(
-            pod_spec_raw(obj, Kind::Deployment, SpecNeeds::default())
+            pod_spec_raw(obj, Kind::Workload(WorkloadKind::Deployment), SpecNeeds::default())
                 .unwrap_err()
                 .0,
             "spec.template must be an object, got a number"
@@ -756,7 +700,7 @@ mod tests {
     fn pointers_per_kind() {
         let obj = br#"{"spec": {"jobTemplate": {"spec": {"template": {"spec": {"tolerations": [{"operator": "Exists"}],
             "containers": [{"name": "c"}], "nodeName": "n1"}}}}}}"#;
-        let spec = pod_spec_raw(obj, Kind::CronJob, SpecNeeds::default()).unwrap();
+        let spec = pod_spec_raw(obj, Kind::Workload(WorkloadKind::CronJob), SpecNeeds::default()).unwrap();
         let t = tolerations(spec.as_ref(), "spec.jobTemplate.spec.template.spec").unwrap();
         assert_eq!(t.len(), 1);
         assert_eq!(t[0].operator, Operator::Exists);
@@ -766,7 +710,7 @@ mod tests {
         assert_eq!(spec.get("containers"), None);
         let with = pod_spec_raw(
             obj,
-            Kind::CronJob,
+            Kind::Workload(WorkloadKind::CronJob),
             SpecNeeds {
                 containers: true,
                 affinity: false,
@@ -775,7 +719,7 @@ mod tests {
         .unwrap();
         assert!(with.unwrap().get("containers").is_some());
         assert_eq!(
-            pod_spec_raw(obj, Kind::Deployment, SpecNeeds::default()).unwrap(),
+            pod_spec_raw(obj, Kind::Workload(WorkloadKind::Deployment), SpecNeeds::default()).unwrap(),
             None
         );
     }

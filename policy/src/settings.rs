@@ -13,7 +13,7 @@ use taintlab_core::{KubeVersion, Operator, Semantics, TaintEffect, Toleration};
 
 use crate::glob::{self, Alphabet};
 use crate::jsonread::{Obj, Read};
-use crate::selector::Selector;
+use taintlab_core::labels::Selector;
 
 /// All policy settings. See the policy README for the reference with examples.
 #[derive(Clone, Debug, PartialEq, Serialize)]
