@@ -16,7 +16,7 @@ fn kinds_of(d: &taintlab_policy::Decision) -> Vec<ViolationKind> {
 
 #[test]
 fn wildcard_is_denied_for_every_kind_with_its_path() {
-    for (_, _, kind, _) in KINDS {
+    for kind in pod_kinds() {
         let d = eval(json!({}), &create(kind, json!([{"operator": "Exists"}])));
         assert!(!d.accepted, "{kind}");
         assert_eq!(d.code, Some(403));
@@ -40,7 +40,7 @@ fn wildcard_is_denied_for_every_kind_with_its_path() {
 
 #[test]
 fn plain_tolerations_are_accepted_for_every_kind() {
-    for (_, _, kind, _) in KINDS {
+    for kind in pod_kinds() {
         let d = eval(
             json!({}),
             &create(
@@ -679,7 +679,7 @@ fn warnings_for_suspicious_tolerations() {
 #[test]
 fn default_tolerations_are_added_once_and_arrays_created() {
     let s = json!({"defaultTolerations": [{"key": "team", "operator": "Equal", "value": "a", "effect": "NoSchedule"}]});
-    for (_, _, kind, _) in KINDS {
+    for kind in pod_kinds() {
         let d = eval(s.clone(), &create(kind, Value::Null));
         assert!(d.accepted, "{kind}");
         assert_eq!(
@@ -1123,7 +1123,7 @@ fn payload_path_matches_evaluate() {
         json!("not a list"),
     ];
     for s in &settings_list {
-        for (_, _, kind, _) in KINDS {
+        for kind in pod_kinds() {
             for t in &tolerations {
                 let req = create(kind, t.clone());
                 let via_eval = taintlab_policy::payload::response_json(&eval(s.clone(), &req));

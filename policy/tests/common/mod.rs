@@ -2,49 +2,42 @@
 #![allow(dead_code)]
 
 use serde_json::{Value, json};
-use taintlab_policy::{Decision, Settings, evaluate};
+use taintlab_core::WorkloadKind;
+use taintlab_policy::{Decision, Kind, Settings, evaluate};
 
-/// `(group, version, kind, resource)` of every pod-bearing kind.
-pub const KINDS: [(&str, &str, &str, &str); 8] = [
-    ("", "v1", "Pod", "pods"),
-    ("apps", "v1", "Deployment", "deployments"),
-    ("apps", "v1", "ReplicaSet", "replicasets"),
-    ("apps", "v1", "StatefulSet", "statefulsets"),
-    ("apps", "v1", "DaemonSet", "daemonsets"),
-    ("batch", "v1", "Job", "jobs"),
-    ("batch", "v1", "CronJob", "cronjobs"),
-    ("", "v1", "ReplicationController", "replicationcontrollers"),
-];
+/// The names of every pod-bearing kind the policy governs ([`Kind::POD_KINDS`]).
+pub fn pod_kinds() -> impl Iterator<Item = &'static str> {
+    Kind::POD_KINDS.into_iter().map(Kind::name)
+}
+
+/// The workload kind of a kind name (from core's table).
+fn workload(kind: &str) -> Option<WorkloadKind> {
+    WorkloadKind::from_name(kind)
+}
 
 /// Dotted path of the tolerations for a kind.
 pub fn tolerations_path(kind: &str) -> &'static str {
-    match kind {
-        "Pod" => "spec.tolerations",
-        "CronJob" => "spec.jobTemplate.spec.template.spec.tolerations",
-        _ => "spec.template.spec.tolerations",
-    }
+    workload(kind).map_or("spec.tolerations", WorkloadKind::tolerations_path)
 }
 
 /// Wraps a pod spec into an object of the kind.
 pub fn object(kind: &str, name: &str, namespace: &str, pod_spec: Value) -> Value {
-    let (group, version) = KINDS
-        .iter()
-        .find(|k| k.2 == kind)
-        .map(|k| (k.0, k.1))
-        .unwrap_or(("", "v1"));
-    let api_version = if group.is_empty() {
-        version.to_string()
-    } else {
-        format!("{group}/{version}")
-    };
+    let wk = workload(kind);
+    let api_version = wk.map_or("v1", WorkloadKind::api_version);
     let meta = json!({"name": name, "namespace": namespace});
-    match kind {
-        "Pod" => {
+    match wk {
+        None | Some(WorkloadKind::Pod) => {
             json!({"apiVersion": api_version, "kind": kind, "metadata": meta, "spec": pod_spec})
         }
-        "CronJob" => json!({"apiVersion": api_version, "kind": kind, "metadata": meta,
-            "spec": {"schedule": "* * * * *", "jobTemplate": {"spec": {"template": {"spec": pod_spec}}}}}),
-        _ => json!({"apiVersion": api_version, "kind": kind, "metadata": meta,
+        Some(WorkloadKind::CronJob) => {
+            json!({"apiVersion": api_version, "kind": kind, "metadata": meta,
+            "spec": {"schedule": "* * * * *", "jobTemplate": {"spec": {"template": {"spec": pod_spec}}}}})
+        }
+        Some(WorkloadKind::PodTemplate) => {
+            json!({"apiVersion": api_version, "kind": kind, "metadata": meta,
+            "template": {"metadata": {"labels": {"app": name}}, "spec": pod_spec}})
+        }
+        Some(_) => json!({"apiVersion": api_version, "kind": kind, "metadata": meta,
             "spec": {"selector": {"matchLabels": {"app": name}},
                      "template": {"metadata": {"labels": {"app": name}}, "spec": pod_spec}}}),
     }
@@ -61,10 +54,8 @@ pub fn spec(tolerations: Value) -> Value {
 
 /// An AdmissionRequest.
 pub fn request(kind: &str, operation: &str, obj: Option<Value>, old: Option<Value>) -> Value {
-    let (group, version, resource) = KINDS
-        .iter()
-        .find(|k| k.2 == kind)
-        .map(|k| (k.0, k.1, k.3))
+    let (group, version, resource) = workload(kind)
+        .map(|k| (k.group(), "v1", k.resource()))
         .unwrap_or(("", "v1", "nodes"));
     let name = obj
         .as_ref()
@@ -125,14 +116,13 @@ pub fn as_user(mut req: Value, username: &str, groups: &[&str]) -> Value {
 
 /// The tolerations array of the mutated object.
 pub fn mutated_tolerations(d: &Decision, kind: &str) -> Value {
-    let ptr = match kind {
-        "Pod" => "/spec/tolerations",
-        "CronJob" => "/spec/jobTemplate/spec/template/spec/tolerations",
-        _ => "/spec/template/spec/tolerations",
-    };
+    let ptr = format!(
+        "{}/tolerations",
+        workload(kind).map_or("/spec", WorkloadKind::pod_spec_pointer)
+    );
     d.mutated_object
         .as_ref()
-        .and_then(|o| o.pointer(ptr))
+        .and_then(|o| o.pointer(&ptr))
         .cloned()
         .unwrap_or(Value::Null)
 }
