@@ -72,7 +72,10 @@ pub fn node_list_request_for(
     }
     let object = req.object?;
     let parts = request::object_parts(object, kind).ok()?;
-    if kind == Kind::Workload(WorkloadKind::Pod) && nc.skip_controlled_pods && parts.controller_kind().is_some() {
+    if kind == Kind::Workload(WorkloadKind::Pod)
+        && nc.skip_controlled_pods
+        && parts.controller_kind().is_some()
+    {
         return None;
     }
     let spec_value = parts.spec(request::SpecNeeds::default(), "spec").ok()?;
@@ -118,7 +121,10 @@ pub fn check(
     decision: &mut Decision,
 ) {
     let nc = &review.settings.node_checks;
-    if review.kind == Kind::Workload(WorkloadKind::Pod) && nc.skip_controlled_pods && review.controller.is_some() {
+    if review.kind == Kind::Workload(WorkloadKind::Pod)
+        && nc.skip_controlled_pods
+        && review.controller.is_some()
+    {
         return;
     }
     let gate = semantics.comparison_operators_enabled();

@@ -67,7 +67,8 @@ impl PodReview<'_> {
     /// Whether the pod is (or templates) a DaemonSet pod.
     pub fn is_daemon(&self) -> bool {
         self.kind == Kind::Workload(WorkloadKind::DaemonSet)
-            || (self.kind == Kind::Workload(WorkloadKind::Pod) && self.controller.as_deref() == Some("DaemonSet"))
+            || (self.kind == Kind::Workload(WorkloadKind::Pod)
+                && self.controller.as_deref() == Some("DaemonSet"))
     }
 
     /// Indices of the tolerations the governance rules and warnings look at.

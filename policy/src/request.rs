@@ -689,9 +689,13 @@ mod tests {
         );
         let obj = br#"{"spec": {"template": 5}}"#;
         assert_eq!(
-            pod_spec_raw(obj, Kind::Workload(WorkloadKind::Deployment), SpecNeeds::default())
-                .unwrap_err()
-                .0,
+            pod_spec_raw(
+                obj,
+                Kind::Workload(WorkloadKind::Deployment),
+                SpecNeeds::default()
+            )
+            .unwrap_err()
+            .0,
             "spec.template must be an object, got a number"
         );
     }
@@ -700,7 +704,12 @@ mod tests {
     fn pointers_per_kind() {
         let obj = br#"{"spec": {"jobTemplate": {"spec": {"template": {"spec": {"tolerations": [{"operator": "Exists"}],
             "containers": [{"name": "c"}], "nodeName": "n1"}}}}}}"#;
-        let spec = pod_spec_raw(obj, Kind::Workload(WorkloadKind::CronJob), SpecNeeds::default()).unwrap();
+        let spec = pod_spec_raw(
+            obj,
+            Kind::Workload(WorkloadKind::CronJob),
+            SpecNeeds::default(),
+        )
+        .unwrap();
         let t = tolerations(spec.as_ref(), "spec.jobTemplate.spec.template.spec").unwrap();
         assert_eq!(t.len(), 1);
         assert_eq!(t[0].operator, Operator::Exists);
@@ -719,7 +728,12 @@ mod tests {
         .unwrap();
         assert!(with.unwrap().get("containers").is_some());
         assert_eq!(
-            pod_spec_raw(obj, Kind::Workload(WorkloadKind::Deployment), SpecNeeds::default()).unwrap(),
+            pod_spec_raw(
+                obj,
+                Kind::Workload(WorkloadKind::Deployment),
+                SpecNeeds::default()
+            )
+            .unwrap(),
             None
         );
     }
