@@ -10,6 +10,7 @@ use serde::Serialize;
 
 /// Where something is in the pasted text.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
 pub struct Location {
     /// 1-based index of the document in the paste (`---` separated YAML documents,
     /// JSON values, text blocks); 0 when the problem concerns the whole paste.
@@ -19,7 +20,7 @@ pub struct Location {
     /// 1-based column, counted in characters; 0 when unknown.
     pub column: usize,
     /// Field path inside the object (`spec.tolerations[0].value`); empty when none.
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub path: String,
 }
 
@@ -66,6 +67,7 @@ impl fmt::Display for Location {
 
 /// How bad a diagnostic is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// kubectl or the API server would reject this input, or it could not be read.
@@ -76,6 +78,7 @@ pub enum Severity {
 
 /// What kind of problem a diagnostic reports; stable identifiers for UIs and tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
 #[serde(rename_all = "kebab-case")]
 pub enum Code {
     /// The text is not valid YAML.
@@ -124,6 +127,7 @@ pub enum Code {
 
 /// A warning or an error, with its location and a plain-words explanation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
 pub struct Diagnostic {
     /// Error or warning.
     pub severity: Severity,

@@ -23,6 +23,7 @@ use crate::diag::Location;
 
 /// What one counted reason says, recognised.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
 #[serde(tag = "type", rename_all = "camelCase")]
 pub enum ReasonKind {
     /// `node(s) had untolerated taint(s)` (1.34.3 and later).
@@ -172,8 +173,35 @@ impl Serialize for VersionRange {
     }
 }
 
+/// Reads what [`VersionRange`]'s `Serialize` writes (releases as `1.<minor>[.<patch>]`).
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for VersionRange {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(serde::Deserialize)]
+        struct Raw {
+            #[serde(default)]
+            min: Option<String>,
+            #[serde(default)]
+            below: Option<String>,
+        }
+        let raw = Raw::deserialize(d)?;
+        let read = |v: Option<String>| -> Result<Option<KubeVersion>, D::Error> {
+            v.map(|s| {
+                KubeVersion::parse(&s)
+                    .ok_or_else(|| serde::de::Error::custom(format!("not a release: {s:?}")))
+            })
+            .transpose()
+        };
+        Ok(Self {
+            min: read(raw.min)?,
+            below: read(raw.below)?,
+        })
+    }
+}
+
 /// One `<count> <reason>` item.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
 pub struct ReasonCount {
     /// How many nodes gave this reason.
     pub count: u32,
@@ -185,6 +213,7 @@ pub struct ReasonCount {
 
 /// A scheduler FitError message: `0/N nodes are available: ...`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
 #[serde(rename_all = "camelCase")]
 pub struct FitMessage {
     /// `N`, the number of nodes in the cluster.
@@ -199,6 +228,7 @@ pub struct FitMessage {
 
 /// The `preemption: ...` part of a message.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
 #[serde(rename_all = "camelCase")]
 pub struct Preemption {
     /// The text after `preemption: `.
@@ -212,6 +242,7 @@ pub struct Preemption {
 
 /// A FailedScheduling event, read.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
 #[serde(rename_all = "camelCase")]
 pub struct SchedulingEvent {
     /// The message as found (from `0/N` or `no nodes` to the end).
@@ -224,7 +255,7 @@ pub struct SchedulingEvent {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fit: Option<FitMessage>,
     /// Post-filter messages other than preemption (`no new claims to deallocate`).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub post_filter: Vec<String>,
     /// The preemption part.
     #[serde(skip_serializing_if = "Option::is_none")]

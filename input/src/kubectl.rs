@@ -17,6 +17,7 @@ use crate::model::{Form, Parsed, TaintList};
 
 /// A `kubectl taint` command found in the paste.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
 pub struct TaintCommandLine {
     /// The command as written (continuation lines joined with `\n`).
     pub text: String,

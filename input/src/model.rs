@@ -13,6 +13,7 @@ use crate::quantity::Quantity;
 
 /// The form a document was written in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
 #[serde(rename_all = "kebab-case")]
 pub enum Form {
     /// A YAML document.
@@ -34,6 +35,7 @@ pub enum Form {
 
 /// One document of the paste.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
 pub struct DocumentInfo {
     /// 1-based index, as used in every [`Location::document`].
     pub index: usize,
@@ -47,6 +49,7 @@ pub struct DocumentInfo {
 
 /// A node and where its parts came from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
 pub struct InputNode {
     /// The node as the taint logic sees it.
     pub node: Node,
@@ -66,17 +69,18 @@ pub struct InputNode {
 
 /// Requests and limits of one container, as written (quantity strings).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
 pub struct ContainerResources {
     /// Container name.
     pub name: String,
     /// Container image.
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub image: String,
     /// `resources.requests`.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub requests: BTreeMap<String, String>,
     /// `resources.limits`.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub limits: BTreeMap<String, String>,
 }
 
@@ -84,6 +88,7 @@ pub struct ContainerResources {
 /// ReplicaSet, ReplicationController, Job, CronJob, PodTemplate), with what the
 /// scheduling, admission and DaemonSet semantics need beyond [`Pod`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
 #[serde(rename_all = "camelCase")]
 pub struct Workload {
     /// `kind` of the object (`Pod`, `Deployment`, ...).
@@ -101,18 +106,18 @@ pub struct Workload {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub priority: Option<i32>,
     /// `spec.priorityClassName`.
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub priority_class_name: String,
     /// `spec.hostNetwork` (DaemonSets then also tolerate network-unavailable).
     pub host_network: bool,
     /// `spec.runtimeClassName` (RuntimeClass admission may add tolerations).
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub runtime_class_name: String,
     /// `spec.containers` resources.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub containers: Vec<ContainerResources>,
     /// `spec.initContainers` resources.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub init_containers: Vec<ContainerResources>,
     /// The QoS class the input states (`status.qosClass`, describe's `QoS Class:`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -192,6 +197,7 @@ impl Workload {
 
 /// A bare list of taints (a `taints:` list, a single taint object, taint specs).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
 pub struct TaintList {
     /// The taints, in order.
     pub taints: Vec<Taint>,
@@ -206,6 +212,7 @@ pub struct TaintList {
 /// A bare list of tolerations (a `tolerations:` list, a single toleration object, a
 /// describe `Tolerations:` block without its pod).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
 pub struct TolerationList {
     /// The tolerations, in order.
     pub tolerations: Vec<Toleration>,
@@ -220,6 +227,7 @@ pub struct TolerationList {
 /// Everything read from one paste. Partial success is normal: each document that could
 /// be read contributes its objects even when others failed.
 #[derive(Clone, Debug, Default, Serialize)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
 pub struct Parsed {
     /// The documents found, in order.
     pub documents: Vec<DocumentInfo>,

@@ -1,0 +1,262 @@
+//! # taintlab-scenario
+//!
+//! The one path from pasted text to what Kubernetes does with it, shared by every edge
+//! (the playground, the npm package and its `<taint-check>` element, a command-line
+//! tool): texts and [`Options`] in, one [`Scenario`] out.
+//!
+//! * Texts are read per pane ([`ParsedPane`], by the input layer with its limits);
+//!   [`Panes`] keeps the last reading of each pane so an edit re-reads only its pane.
+//! * [`Scenario::build`] derives the cluster (nodes after `kubectl taint` commands,
+//!   nodes created for commands that name unknown nodes), the pods after the DaemonSet
+//!   controller and admission (the origin and location of every toleration), API
+//!   validation at upstream's field paths, the scheduling matrix, the pasted
+//!   FailedScheduling events and every diagnostic with its location ([`Finding`]).
+//! * Per-pair views are computed on demand: [`Scenario::cell`], [`Scenario::explain`],
+//!   [`Scenario::eviction`]; so are the AdmissionRequests and the Kubewarden policy's
+//!   decisions ([`Scenario::policy`]).
+//!
+//! ## Anonymous lists
+//!
+//! A bare taint list (a `taints:` list, a single taint object, `key=value:Effect`
+//! specs) is one node; a bare toleration list (a `tolerations:` list, a single
+//! toleration object, a describe `Tolerations:` block) is one pod. They are named
+//! `node-1`, `node-2`, ... and `pod-1`, `pod-2`, ... (pods in `default`), numbered in
+//! paste order across the panes, Nodes pane first. The pane only decides how an
+//! ambiguous `{key, value, effect}` object reads (a taint in the Nodes pane and in a
+//! combined text, a toleration in the Pods pane). Within a pane, nodes and pods are
+//! listed in paste order; nodes created by `kubectl taint` commands come last.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod cluster;
+pub mod options;
+pub mod pane;
+pub mod pods;
+pub mod policy;
+pub mod view;
+
+use taintlab_core::scheduling::{ClusterResult, schedule};
+use taintlab_core::{Node, Pod, Semantics};
+use taintlab_input::{Code, Location, SchedulingEvent, Severity};
+
+pub use cluster::{CommandEntry, NodeEntry, NodeOrigin};
+pub use options::{
+    AdmissionOptions, Options, RestrictionOptions, TolerationsInput, annotation_from_json,
+    read_tolerations,
+};
+pub use pane::{MAX_INPUT_BYTES, PaneKind, Panes, ParsedPane, parse_options, split_combined};
+pub use pods::{DroppedEntry, Origin, PodEntry, PodOrigin, TolerationEntry};
+pub use policy::{PolicyAnswer, UserInfo, admission_request, json_patch, read_settings};
+pub use view::{CellKind, CellView, eviction_on};
+
+/// Where something is: the pane and the location in its text.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Source {
+    /// The pane.
+    pub pane: PaneKind,
+    /// The location in the pane's text.
+    pub location: Location,
+}
+
+impl Source {
+    /// A source.
+    pub fn new(pane: PaneKind, location: Location) -> Self {
+        Self { pane, location }
+    }
+}
+
+/// Sorts items by where they are in their pane's text (stable).
+pub(crate) fn by_position<T>(items: &mut [(Location, T)]) {
+    items.sort_by_key(|(l, _)| (l.document, l.line, l.column));
+}
+
+/// What a finding is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FindingKind {
+    /// The input layer's diagnostic, with its code.
+    Input(Code),
+    /// kubectl rejected a `kubectl taint` command or failed on a node (its stderr).
+    Kubectl,
+    /// The API server would reject a pod's tolerations (upstream's field path).
+    Validation,
+    /// An admission plugin rejects a pod.
+    Admission,
+    /// The admission configuration could not be read.
+    Configuration,
+}
+
+/// A diagnostic of the scenario, with where it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// Error or warning.
+    pub severity: Severity,
+    /// What it is about.
+    pub kind: FindingKind,
+    /// The pane, `None` for the configuration.
+    pub pane: Option<PaneKind>,
+    /// Where in the pane's text; for validation errors the toleration's location with
+    /// upstream's field path (`template.spec.tolerations[0].operator`).
+    pub location: Location,
+    /// The message (upstream's text where there is one).
+    pub message: String,
+}
+
+/// A pasted FailedScheduling event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventEntry {
+    /// The pane it was pasted in.
+    pub pane: PaneKind,
+    /// The event, read.
+    pub event: SchedulingEvent,
+}
+
+/// Everything derived from the texts and the options.
+pub struct Scenario {
+    /// Release and gate.
+    pub semantics: Semantics,
+    /// The cluster's nodes: pasted ones in pane and paste order, then the ones created
+    /// by commands.
+    pub nodes: Vec<NodeEntry>,
+    /// The pods, in pane and paste order.
+    pub pods: Vec<PodEntry>,
+    /// `kubectl taint` commands, in the order they ran.
+    pub commands: Vec<CommandEntry>,
+    /// Pasted FailedScheduling events.
+    pub events: Vec<EventEntry>,
+    /// Problems in the admission configuration (an unreadable toleration list).
+    pub config_errors: Vec<String>,
+    /// Every diagnostic: the input layer's, kubectl's, validation, admission and
+    /// configuration, pane by pane.
+    pub findings: Vec<Finding>,
+    /// The scheduler's view of every pod (row, as in [`Scenario::pods`]) on every node
+    /// (column, as in [`Scenario::nodes`]). Pods admission rejects are scheduled too:
+    /// each pod's result depends only on itself and the nodes.
+    pub result: ClusterResult<'static>,
+}
+
+impl Scenario {
+    /// Derives the scenario of `panes` (for the playground the Nodes pane then the Pods
+    /// pane; for one combined text a single [`PaneKind::Combined`] pane).
+    pub fn build(panes: &[&ParsedPane], options: &Options) -> Self {
+        let semantics = options.semantics;
+        let mut anonymous_nodes = 0;
+        let (nodes, commands) = cluster::build(panes, semantics.version, &mut anonymous_nodes);
+        let mut config_errors = Vec::new();
+        let plugins = options
+            .admission
+            .as_ref()
+            .map(|a| pods::plugins(a, &mut config_errors));
+        let mut anonymous_pods = 0;
+        let pods = pods::build(panes, options, plugins.as_ref(), &mut anonymous_pods);
+        let events = panes
+            .iter()
+            .flat_map(|p| {
+                p.parsed.events.iter().map(|e| EventEntry {
+                    pane: p.kind,
+                    event: e.clone(),
+                })
+            })
+            .collect();
+        let findings = findings(panes, &commands, &pods, &config_errors);
+        let node_list: Vec<Node> = nodes.iter().map(|n| n.node.clone()).collect();
+        let pod_list: Vec<Pod> = pods.iter().map(|p| p.pod.clone()).collect();
+        let result = schedule(&pod_list, &node_list, semantics);
+        Self {
+            semantics,
+            nodes,
+            pods,
+            commands,
+            events,
+            config_errors,
+            findings,
+            result,
+        }
+    }
+
+    /// The scenario of one text holding nodes and pods (read as a
+    /// [`PaneKind::Combined`] pane).
+    pub fn from_text(text: &str, options: &Options) -> Self {
+        let pane = ParsedPane::parse(text, PaneKind::Combined, options.semantics.version);
+        Self::build(&[&pane], options)
+    }
+
+    /// The errors among [`Scenario::findings`].
+    pub fn errors(&self) -> impl Iterator<Item = &Finding> {
+        self.findings
+            .iter()
+            .filter(|f| f.severity == Severity::Error)
+    }
+}
+
+fn findings(
+    panes: &[&ParsedPane],
+    commands: &[CommandEntry],
+    pods: &[PodEntry],
+    config_errors: &[String],
+) -> Vec<Finding> {
+    let mut out: Vec<Finding> = config_errors
+        .iter()
+        .map(|e| Finding {
+            severity: Severity::Error,
+            kind: FindingKind::Configuration,
+            pane: None,
+            location: Location::default(),
+            message: e.clone(),
+        })
+        .collect();
+    for pane in panes {
+        out.extend(pane.parsed.diagnostics.iter().map(|d| Finding {
+            severity: d.severity,
+            kind: FindingKind::Input(d.code),
+            pane: Some(pane.kind),
+            location: d.location.clone(),
+            message: d.message.clone(),
+        }));
+        out.extend(
+            commands
+                .iter()
+                .filter(|c| c.source.pane == pane.kind && !c.stderr.is_empty())
+                .map(|c| Finding {
+                    severity: Severity::Error,
+                    kind: FindingKind::Kubectl,
+                    pane: Some(pane.kind),
+                    location: c.source.location.clone(),
+                    message: c.stderr.trim_end().to_string(),
+                }),
+        );
+        for p in pods.iter().filter(|p| p.source.pane == pane.kind) {
+            for e in &p.validation {
+                let index = e
+                    .field
+                    .strip_prefix(p.tolerations_path())
+                    .and_then(|rest| rest.strip_prefix('['))
+                    .and_then(|rest| rest.split(']').next())
+                    .and_then(|i| i.parse::<usize>().ok());
+                let at = index
+                    .and_then(|i| p.submitted_locations.get(i))
+                    .unwrap_or(&p.source.location);
+                out.push(Finding {
+                    severity: Severity::Error,
+                    kind: FindingKind::Validation,
+                    pane: Some(pane.kind),
+                    location: at.clone().with_path(e.field.clone()),
+                    message: e.to_string(),
+                });
+            }
+            if let Some(r) = &p.rejection {
+                out.push(Finding {
+                    severity: Severity::Error,
+                    kind: FindingKind::Admission,
+                    pane: Some(pane.kind),
+                    location: p.source.location.clone(),
+                    message: r.clone(),
+                });
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

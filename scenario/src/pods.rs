@@ -1,0 +1,395 @@
+//! The pods: every pod and workload, one anonymous pod per bare toleration list, each
+//! validated as the API server validates it, given the DaemonSet controller's
+//! tolerations when it is a DaemonSet pod, and admitted by the admission plugins.
+
+use taintlab_core::admission::pod_toleration_restriction::{
+    NamespaceTolerations, PodTolerationRestrictionConfig,
+};
+use taintlab_core::admission::{
+    DropReason, PodAdmissionPlugins, PodAdmissionRequest, TolerationOrigin, admit_pod,
+};
+use taintlab_core::daemonset::add_or_update_daemon_pod_tolerations;
+use taintlab_core::validation::{FieldError, api_status_message, validate_tolerations};
+use taintlab_core::{Pod, QosClass, Semantics, Toleration, WorkloadKind};
+use taintlab_input::{Location, Workload};
+
+use crate::options::{AdmissionOptions, Options};
+use crate::pane::ParsedPane;
+use crate::{Source, by_position};
+
+/// Where a toleration of a pod came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Origin {
+    /// Written in the paste.
+    Pod,
+    /// Added by the DaemonSet controller.
+    DaemonSet,
+    /// Added by an admission plugin.
+    Admission(TolerationOrigin),
+}
+
+impl Origin {
+    /// A stable kebab-case name: `pod`, `daemonset`, `default-toleration-seconds`,
+    /// `namespace-default`, `cluster-default`, `memory-pressure`, `extended-resource`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Pod | Self::Admission(TolerationOrigin::Pod) => "pod",
+            Self::DaemonSet => "daemonset",
+            Self::Admission(TolerationOrigin::DefaultTolerationSeconds) => {
+                "default-toleration-seconds"
+            }
+            Self::Admission(TolerationOrigin::NamespaceDefault) => "namespace-default",
+            Self::Admission(TolerationOrigin::ClusterDefault) => "cluster-default",
+            Self::Admission(TolerationOrigin::MemoryPressure) => "memory-pressure",
+            Self::Admission(TolerationOrigin::ExtendedResource { .. }) => "extended-resource",
+        }
+    }
+}
+
+/// A toleration of a pod's final list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TolerationEntry {
+    /// The toleration.
+    pub toleration: Toleration,
+    /// Where it came from.
+    pub origin: Origin,
+    /// Where it is in the paste, for written ones.
+    pub location: Option<Location>,
+}
+
+/// A toleration that admission dropped or overwrote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DroppedEntry {
+    /// The toleration.
+    pub toleration: Toleration,
+    /// Where it had come from.
+    pub origin: Origin,
+    /// Why it is gone.
+    pub reason: DropReason,
+}
+
+/// How a pod came to be in the scenario.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PodOrigin {
+    /// A pod or workload object (or `kubectl describe pod` output).
+    Object,
+    /// A bare toleration list: an anonymous pod named `pod-<n>` in `default`.
+    TolerationList,
+}
+
+/// A pod of the scenario.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PodEntry {
+    /// The pod with its final tolerations (after the DaemonSet controller and admission;
+    /// when admission rejects it, after the DaemonSet controller).
+    pub pod: Pod,
+    /// `kind` of the object (`Pod`, `Deployment`, ...; `Pod` for a bare list).
+    pub kind: String,
+    /// `apiVersion` of the object (`v1` for a bare list).
+    pub api_version: String,
+    /// The kind in the workload-kind table, when it is one.
+    pub workload_kind: Option<WorkloadKind>,
+    /// How it came to be.
+    pub origin: PodOrigin,
+    /// Where it was pasted.
+    pub source: Source,
+    /// The object as read (`None` for a bare list).
+    pub workload: Option<Workload>,
+    /// The tolerations as written.
+    pub submitted: Vec<Toleration>,
+    /// Where each written toleration is.
+    pub submitted_locations: Vec<Location>,
+    /// Treated as a DaemonSet pod.
+    pub daemon: bool,
+    /// The final tolerations with their origin.
+    pub tolerations: Vec<TolerationEntry>,
+    /// Tolerations admission dropped or overwrote.
+    pub dropped: Vec<DroppedEntry>,
+    /// Admission's rejection (the pod would not be created); its text is upstream's.
+    pub rejection: Option<String>,
+    /// API validation of the written tolerations, at upstream's field paths
+    /// (`template.spec.tolerations[0].operator` for a PodTemplate).
+    pub validation: Vec<FieldError>,
+    /// The API server's status message for those errors
+    /// (`Deployment.apps "web" is invalid: ...`).
+    pub status_message: Option<String>,
+}
+
+impl PodEntry {
+    /// `namespace/name`, or `name` in the default namespace.
+    pub fn label(&self) -> String {
+        if self.pod.namespace.is_empty() || self.pod.namespace == "default" {
+            self.pod.name.clone()
+        } else {
+            format!("{}/{}", self.pod.namespace, self.pod.name)
+        }
+    }
+
+    /// False when admission rejected the pod.
+    pub fn admitted(&self) -> bool {
+        self.rejection.is_none()
+    }
+
+    /// The dotted path of the pod's tolerations in its object, as API errors give it.
+    pub fn tolerations_path(&self) -> &'static str {
+        tolerations_path(self.workload_kind)
+    }
+
+    /// The kind qualified by its group, as API errors name it (`Deployment.apps`).
+    pub fn qualified_kind(&self) -> String {
+        qualified_kind(self.workload_kind, &self.kind, &self.api_version)
+    }
+}
+
+fn tolerations_path(kind: Option<WorkloadKind>) -> &'static str {
+    kind.unwrap_or(WorkloadKind::Pod).tolerations_path()
+}
+
+fn qualified_kind(kind: Option<WorkloadKind>, name: &str, api_version: &str) -> String {
+    if let Some(k) = kind {
+        return k.qualified_name().to_string();
+    }
+    match api_version.rsplit_once('/') {
+        Some((group, _)) if !group.is_empty() => format!("{name}.{group}"),
+        _ => name.to_string(),
+    }
+}
+
+/// The admission plugins, configured; problems of the configuration are returned.
+pub(crate) struct Plugins {
+    plugins: PodAdmissionPlugins,
+    namespace: NamespaceTolerations,
+    options: AdmissionOptions,
+}
+
+pub(crate) fn plugins(a: &AdmissionOptions, errors: &mut Vec<String>) -> Plugins {
+    let pod_toleration_restriction = a.pod_toleration_restriction.as_ref().map(|r| {
+        let mut read = |what: &str, t: &crate::TolerationsInput| {
+            t.read().unwrap_or_else(|e| {
+                errors.push(format!("PodTolerationRestriction {what}: {e}"));
+                Vec::new()
+            })
+        };
+        PodTolerationRestrictionConfig {
+            default: read("default", &r.default),
+            whitelist: read("whitelist", &r.whitelist),
+        }
+    });
+    Plugins {
+        plugins: PodAdmissionPlugins {
+            default_toleration_seconds: a.default_toleration_seconds,
+            pod_toleration_restriction,
+            extended_resource_toleration: a.extended_resource_toleration,
+        },
+        namespace: NamespaceTolerations {
+            default_tolerations: a.namespace_default.clone(),
+            tolerations_whitelist: a.namespace_whitelist.clone(),
+        },
+        options: a.clone(),
+    }
+}
+
+/// One pod before the pipeline.
+struct Raw<'a> {
+    workload: Option<&'a Workload>,
+    pod: Pod,
+    kind: String,
+    api_version: String,
+    origin: PodOrigin,
+    source: Source,
+    locations: Vec<Location>,
+}
+
+/// The pods of every pane, in pane order and, within a pane, in paste order.
+pub(crate) fn build(
+    panes: &[&ParsedPane],
+    options: &Options,
+    plugins: Option<&Plugins>,
+    next_anonymous: &mut usize,
+) -> Vec<PodEntry> {
+    let mut pods = Vec::new();
+    for pane in panes {
+        let p = &pane.parsed;
+        let mut here: Vec<(Location, Raw<'_>)> = Vec::new();
+        for w in &p.workloads {
+            let mut pod = w.pod.clone();
+            if pod.namespace.is_empty() {
+                pod.namespace = "default".into();
+            }
+            here.push((
+                w.location.clone(),
+                Raw {
+                    workload: Some(w),
+                    pod,
+                    kind: w.kind.clone(),
+                    api_version: w.api_version.clone(),
+                    origin: PodOrigin::Object,
+                    source: Source::new(pane.kind, w.location.clone()),
+                    locations: w.toleration_locations.clone(),
+                },
+            ));
+        }
+        for l in &p.toleration_lists {
+            here.push((
+                l.location.clone(),
+                Raw {
+                    workload: None,
+                    pod: Pod {
+                        namespace: "default".into(),
+                        tolerations: l.tolerations.clone(),
+                        ..Pod::default()
+                    },
+                    kind: "Pod".into(),
+                    api_version: "v1".into(),
+                    origin: PodOrigin::TolerationList,
+                    source: Source::new(pane.kind, l.location.clone()),
+                    locations: l.locations.clone(),
+                },
+            ));
+        }
+        by_position(&mut here);
+        for (_, mut raw) in here {
+            if raw.origin == PodOrigin::TolerationList {
+                *next_anonymous += 1;
+                raw.pod.name = format!("pod-{next_anonymous}");
+            }
+            pods.push(entry(raw, options, plugins));
+        }
+    }
+    pods
+}
+
+fn entry(raw: Raw<'_>, options: &Options, plugins: Option<&Plugins>) -> PodEntry {
+    let Raw {
+        workload,
+        mut pod,
+        kind,
+        api_version,
+        origin,
+        source,
+        locations,
+    } = raw;
+    let semantics: Semantics = options.semantics;
+    let workload_kind = WorkloadKind::from_api_version_kind(&api_version, &kind)
+        .or_else(|| WorkloadKind::from_name(&kind));
+    let submitted = pod.tolerations.clone();
+    let validation = validate_tolerations(
+        &submitted,
+        tolerations_path(workload_kind),
+        semantics.comparison_operators_enabled(),
+        semantics.version,
+    );
+    let status_message = api_status_message(
+        &qualified_kind(workload_kind, &kind, &api_version),
+        workload.map_or(&pod.name, |w| &w.name),
+        &validation,
+    );
+    let daemon = options
+        .daemon_set
+        .unwrap_or(workload_kind.is_some_and(WorkloadKind::is_daemon_set));
+    // Written tolerations keep their location; a written one is matched once, in order.
+    let mut unclaimed: Vec<Option<(&Toleration, &Location)>> =
+        submitted.iter().zip(&locations).map(Some).collect();
+    let mut written_location = |t: &Toleration| -> Option<Option<Location>> {
+        let slot = unclaimed
+            .iter_mut()
+            .find(|s| s.is_some_and(|(w, _)| w == t))?;
+        let (_, l) = slot.take()?;
+        Some(Some(l.clone()))
+    };
+    let mut list = submitted.clone();
+    if daemon {
+        add_or_update_daemon_pod_tolerations(&mut list, workload.is_some_and(|w| w.host_network));
+    }
+    let mut tolerations: Vec<TolerationEntry> = list
+        .iter()
+        .map(|t| {
+            let (origin, location) = match written_location(t) {
+                Some(l) => (Origin::Pod, l),
+                None if submitted.contains(t) => (Origin::Pod, None),
+                None => (Origin::DaemonSet, None),
+            };
+            TolerationEntry {
+                toleration: t.clone(),
+                origin,
+                location,
+            }
+        })
+        .collect();
+    let mut dropped = Vec::new();
+    let mut rejection = None;
+    if let Some(pl) = plugins {
+        let requested: Vec<String> = match &pl.options.requested_resources {
+            Some(r) => r.clone(),
+            None => workload
+                .map(|w| w.requested_resources().into_iter().collect())
+                .unwrap_or_default(),
+        };
+        let qos = pl.options.qos_class.unwrap_or_else(|| {
+            workload
+                .map(Workload::qos_class)
+                .unwrap_or(QosClass::BestEffort)
+        });
+        let request = PodAdmissionRequest {
+            operation: pl.options.operation,
+            tolerations: &list,
+            qos_class: qos,
+            requested_resources: &requested,
+            namespace: &pl.namespace,
+        };
+        let before = tolerations.clone();
+        let origin_of = |o: TolerationOrigin, t: &Toleration| -> (Origin, Option<Location>) {
+            match o {
+                TolerationOrigin::Pod => before
+                    .iter()
+                    .find(|e| &e.toleration == t)
+                    .map_or((Origin::Pod, None), |e| (e.origin, e.location.clone())),
+                other => (Origin::Admission(other), None),
+            }
+        };
+        match admit_pod(&pl.plugins, &request) {
+            Ok(admitted) => {
+                tolerations = admitted
+                    .tolerations
+                    .into_iter()
+                    .map(|a| {
+                        let (origin, location) = origin_of(a.origin, &a.toleration);
+                        TolerationEntry {
+                            toleration: a.toleration,
+                            origin,
+                            location,
+                        }
+                    })
+                    .collect();
+                dropped = admitted
+                    .dropped
+                    .into_iter()
+                    .map(|d| DroppedEntry {
+                        origin: origin_of(d.origin, &d.toleration).0,
+                        toleration: d.toleration,
+                        reason: d.reason,
+                    })
+                    .collect();
+            }
+            Err(e) => rejection = Some(e.to_string()),
+        }
+    }
+    pod.tolerations = tolerations.iter().map(|t| t.toleration.clone()).collect();
+    PodEntry {
+        pod,
+        kind,
+        api_version,
+        workload_kind,
+        origin,
+        source,
+        workload: workload.cloned(),
+        submitted,
+        submitted_locations: locations,
+        daemon,
+        tolerations,
+        dropped,
+        rejection,
+        validation,
+        status_message,
+    }
+}
