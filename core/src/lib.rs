@@ -36,6 +36,7 @@ pub mod matching;
 pub mod model;
 pub mod node_lifecycle;
 pub mod scheduling;
+pub mod suggest;
 pub mod validation;
 pub mod version;
 pub mod workload;
