@@ -373,6 +373,208 @@ pub struct Pod {
     pub preemption_policy: PreemptionPolicy,
 }
 
+/// `core/v1.NodeSelectorRequirement`: a key, an operator and values.
+///
+/// The operator stays a string: an unknown operator is a parse error upstream
+/// (`component-helpers/scheduling/corev1/nodeaffinity`), which makes the term never
+/// match, so it must be kept verbatim rather than rejected on input.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase", default))]
+pub struct NodeSelectorRequirement {
+    /// A label key (`matchExpressions`) or a field path (`matchFields`, only
+    /// `metadata.name` is supported).
+    pub key: String,
+    /// `In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt`, `Lt`, or anything else.
+    pub operator: String,
+    /// The values, in order.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
+    pub values: Vec<String>,
+}
+
+impl NodeSelectorRequirement {
+    /// A requirement from borrowed parts.
+    pub fn new(key: &str, operator: &str, values: &[&str]) -> Self {
+        Self {
+            key: String::from(key),
+            operator: String::from(operator),
+            values: values.iter().map(|v| String::from(*v)).collect(),
+        }
+    }
+}
+
+/// `core/v1.NodeSelectorTerm`: expressions on labels and on fields, ANDed.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase", default))]
+pub struct NodeSelectorTerm {
+    /// Requirements on node labels.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
+    pub match_expressions: Vec<NodeSelectorRequirement>,
+    /// Requirements on node fields (`metadata.name`).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
+    pub match_fields: Vec<NodeSelectorRequirement>,
+}
+
+/// `core/v1.NodeSelector`: terms, ORed.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase", default))]
+pub struct NodeSelector {
+    /// The terms.
+    pub node_selector_terms: Vec<NodeSelectorTerm>,
+}
+
+/// `core/v1.PreferredSchedulingTerm`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase", default))]
+pub struct PreferredSchedulingTerm {
+    /// 1..=100 after validation; terms of weight 0 are ignored by the scheduler.
+    pub weight: i32,
+    /// The term.
+    pub preference: NodeSelectorTerm,
+}
+
+/// `core/v1.NodeAffinity`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase", default))]
+pub struct NodeAffinity {
+    /// `requiredDuringSchedulingIgnoredDuringExecution`. `Some` with no terms matches
+    /// no node.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub required_during_scheduling_ignored_during_execution: Option<NodeSelector>,
+    /// `preferredDuringSchedulingIgnoredDuringExecution`.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
+    pub preferred_during_scheduling_ignored_during_execution: Vec<PreferredSchedulingTerm>,
+}
+
+/// `core/v1.Affinity`, as far as it is modelled: node affinity only.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase", default))]
+pub struct Affinity {
+    /// `nodeAffinity`
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub node_affinity: Option<NodeAffinity>,
+}
+
+/// One container port with a host port, as NodePorts reads it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase", default))]
+pub struct HostPort {
+    /// `hostPort`; 0 or negative holds nothing.
+    pub host_port: i32,
+    /// `protocol`; empty means `TCP`.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "String::is_empty"))]
+    pub protocol: String,
+    /// `hostIP`; empty means `0.0.0.0`, every address.
+    #[cfg_attr(
+        feature = "serde",
+        serde(rename = "hostIP", skip_serializing_if = "String::is_empty")
+    )]
+    pub host_ip: String,
+    /// True when the port belongs to a restartable init container (a sidecar): only
+    /// releases whose NodePorts reads sidecars count it.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "core::ops::Not::not"))]
+    pub sidecar: bool,
+}
+
+impl HostPort {
+    /// A regular container's host port.
+    pub fn new(host_port: i32, protocol: &str, host_ip: &str) -> Self {
+        Self {
+            host_port,
+            protocol: String::from(protocol),
+            host_ip: String::from(host_ip),
+            sidecar: false,
+        }
+    }
+}
+
+/// The pod fields that decide placement beyond taints: `spec.nodeSelector`,
+/// `spec.affinity.nodeAffinity`, host ports, `spec.schedulingGates`,
+/// `spec.schedulerName` and `spec.priority`.
+///
+/// Kept apart from [`Pod`] so that code building a [`Pod`] field by field keeps
+/// compiling; [`SchedulingPod`] joins the two.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase", default))]
+pub struct PodPlacement {
+    /// `spec.nodeSelector`
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "BTreeMap::is_empty"))]
+    pub node_selector: BTreeMap<String, String>,
+    /// `spec.affinity` (node affinity only).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub affinity: Option<Affinity>,
+    /// Host ports of `spec.containers` and of restartable init containers.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
+    pub host_ports: Vec<HostPort>,
+    /// `spec.schedulingGates[].name`
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
+    pub scheduling_gates: Vec<String>,
+    /// `spec.schedulerName`; empty means `default-scheduler`.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "String::is_empty"))]
+    pub scheduler_name: String,
+    /// `spec.priority` as admission resolved it (0 without a priority class).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "is_zero"))]
+    pub priority: i32,
+}
+
+#[cfg(feature = "serde")]
+fn is_zero(v: &i32) -> bool {
+    *v == 0
+}
+
+impl PodPlacement {
+    /// The required node affinity, if any.
+    pub fn required_node_affinity(&self) -> Option<&NodeSelector> {
+        self.affinity
+            .as_ref()?
+            .node_affinity
+            .as_ref()?
+            .required_during_scheduling_ignored_during_execution
+            .as_ref()
+    }
+
+    /// The preferred node affinity terms (empty when none).
+    pub fn preferred_node_affinity(&self) -> &[PreferredSchedulingTerm] {
+        self.affinity
+            .as_ref()
+            .and_then(|a| a.node_affinity.as_ref())
+            .map(|n| {
+                n.preferred_during_scheduling_ignored_during_execution
+                    .as_slice()
+            })
+            .unwrap_or(&[])
+    }
+}
+
+/// A pod as the placement filters see it: the taint-related [`Pod`] and its
+/// [`PodPlacement`]. In JSON both are one flat object.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct SchedulingPod {
+    /// Name, namespace, `spec.nodeName`, tolerations and preemption policy.
+    #[cfg_attr(feature = "serde", serde(flatten))]
+    pub pod: Pod,
+    /// The placement fields.
+    #[cfg_attr(feature = "serde", serde(flatten))]
+    pub placement: PodPlacement,
+}
+
+impl From<Pod> for SchedulingPod {
+    fn from(pod: Pod) -> Self {
+        Self {
+            pod,
+            placement: PodPlacement::default(),
+        }
+    }
+}
+
 macro_rules! string_serde {
     ($ty:ty) => {
         #[cfg(feature = "serde")]
@@ -485,5 +687,37 @@ mod tests {
         .unwrap();
         assert_eq!(node.conditions[0].status, ConditionStatus::Unknown);
         assert!(node.unschedulable);
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn scheduling_pod_is_one_flat_object_and_defaults_missing_fields() {
+        let p: SchedulingPod = serde_json::from_str(
+            r#"{"name":"api","tolerations":[{"key":"k","operator":"Exists"}],"nodeSelector":{"dedicated":"payments"},"hostPorts":[{"hostPort":80,"hostIP":"10.0.0.1"}],"affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}}}}"#,
+        )
+        .unwrap();
+        assert_eq!(p.pod.name, "api");
+        assert_eq!(p.pod.tolerations.len(), 1);
+        assert_eq!(p.placement.node_selector["dedicated"], "payments");
+        assert_eq!(p.placement.host_ports[0].host_ip, "10.0.0.1");
+        assert_eq!(
+            p.placement
+                .required_node_affinity()
+                .unwrap()
+                .node_selector_terms[0]
+                .match_fields[0]
+                .values,
+            ["n1"]
+        );
+        let back: SchedulingPod =
+            serde_json::from_str(&serde_json::to_string(&p).unwrap()).unwrap();
+        assert_eq!(back, p);
+        // A plain pod's JSON still reads, with empty placement.
+        let plain: SchedulingPod = serde_json::from_str(r#"{"name":"x"}"#).unwrap();
+        assert_eq!(plain.placement, PodPlacement::default());
+        assert_eq!(
+            serde_json::to_string(&plain).unwrap(),
+            serde_json::to_string(&plain.pod).unwrap()
+        );
     }
 }

@@ -22,7 +22,10 @@ use super::filter::{
     FilterPlugin, NODE_UNSCHEDULABLE_REASON, NodeFilterResult, TaintReasonText, bypasses_scheduler,
     run_filters, tolerates_unschedulable,
 };
-use super::fit_error::{FailedScheduling, FitError, NO_NODES_AVAILABLE, preemption_message};
+use super::fit_error::{
+    FailedScheduling, FitError, NO_NODES_AVAILABLE, dynamic_resources_enabled, post_filter_message,
+    preemption_message,
+};
 use super::score::{
     MAX_NODE_SCORE, TAINT_TOLERATION_WEIGHT, count_intolerable_prefer_no_schedule,
     default_normalize_score, normalize_one, pre_score_tolerations, taint_toleration_score,
@@ -124,7 +127,8 @@ fn verdict_of(
                 .and_then(|t| node.taints.iter().position(|x| core::ptr::eq(x, t)))
                 .unwrap_or(0),
         },
-        None => {
+        // run_filters runs NodeUnschedulable and TaintToleration only.
+        Some(_) | None => {
             let raw = taint_toleration_score(&node.taints, &pod.tolerations, semantics);
             Verdict::from_raw(usize::try_from(raw).unwrap_or(0))
         }
@@ -522,8 +526,10 @@ fn evaluate<'a>(
                 }
                 fit.record_nodes(nc.nodes, &[reason.as_str()]);
             }
-            fit.post_filter_msg =
-                preemption_message(&pc.preemption_policy, num_nodes, 0, semantics.version);
+            fit.post_filter_msg = post_filter_message(
+                &preemption_message(&pc.preemption_policy, num_nodes, 0, semantics.version),
+                dynamic_resources_enabled(semantics.version, None),
+            );
             pc.message = Some(fit.message(semantics.version));
         }
     }
@@ -749,8 +755,10 @@ pub fn schedule_naive(pods: &[Pod], nodes: &[Node], semantics: Semantics) -> Nai
         messages.push(if nodes.is_empty() {
             Some(String::from(NO_NODES_AVAILABLE))
         } else if feasible.is_empty() {
-            fit.post_filter_msg =
-                preemption_message(&pod.preemption_policy, nodes.len(), 0, semantics.version);
+            fit.post_filter_msg = post_filter_message(
+                &preemption_message(&pod.preemption_policy, nodes.len(), 0, semantics.version),
+                dynamic_resources_enabled(semantics.version, None),
+            );
             Some(fit.message(semantics.version))
         } else {
             None

@@ -91,9 +91,10 @@ impl Status {
 pub enum TaintReasonText {
     /// Up to v1.17: `node(s) had taints that the pod didn't tolerate`.
     V1_17,
-    /// v1.18 to v1.24 (PR #87250): `node(s) had taint {<key>: <value>}, that the pod didn't tolerate`.
+    /// v1.18 to v1.23 (PR #87250): `node(s) had taint {<key>: <value>}, that the pod didn't tolerate`.
     V1_18,
-    /// v1.25 to 1.34.2 (PR #109119): `node(s) had untolerated taint {<key>: <value>}`.
+    /// v1.24 to 1.34.2 (PR #109119, first shipped in v1.24.0):
+    /// `node(s) had untolerated taint {<key>: <value>}`.
     V1_25,
     /// v1.35+ and 1.34.3+ (PR #134740, cherry-pick #135023): `node(s) had untolerated taint(s)`.
     V1_35,
@@ -104,7 +105,7 @@ impl TaintReasonText {
     pub fn for_version(version: KubeVersion) -> Self {
         if version.minor <= 17 {
             Self::V1_17
-        } else if version.minor <= 24 {
+        } else if version.minor <= 23 {
             Self::V1_18
         } else if version >= KubeVersion::GENERIC_TAINT_MESSAGE_1_34 {
             Self::V1_35
@@ -230,16 +231,35 @@ pub fn node_unschedulable_filter(
 pub enum FilterPlugin {
     /// `NodeUnschedulable`, first in the default order.
     NodeUnschedulable,
+    /// `NodeName`, second: `spec.nodeName` must be empty or this node's name.
+    NodeName,
     /// `TaintToleration`, after NodeUnschedulable and NodeName.
     TaintToleration,
+    /// `NodeAffinity`: `spec.nodeSelector` and required node affinity.
+    NodeAffinity,
+    /// `NodePorts`: the pod's host ports must be free on the node.
+    NodePorts,
 }
 
 impl FilterPlugin {
+    /// The modelled Filter plugins in the default profile's order
+    /// (`pkg/scheduler/apis/config/v1/default_plugins.go`).
+    pub const DEFAULT_ORDER: [FilterPlugin; 5] = [
+        Self::NodeUnschedulable,
+        Self::NodeName,
+        Self::TaintToleration,
+        Self::NodeAffinity,
+        Self::NodePorts,
+    ];
+
     /// The plugin's registered name.
     pub fn name(self) -> &'static str {
         match self {
             Self::NodeUnschedulable => "NodeUnschedulable",
+            Self::NodeName => "NodeName",
             Self::TaintToleration => "TaintToleration",
+            Self::NodeAffinity => "NodeAffinity",
+            Self::NodePorts => "NodePorts",
         }
     }
 }
@@ -319,9 +339,10 @@ mod tests {
                 "node(s) had taint {dedicated: user1}, that the pod didn't tolerate",
             ),
             (
-                (24, 17),
+                (23, 17),
                 "node(s) had taint {dedicated: user1}, that the pod didn't tolerate",
             ),
+            ((24, 0), "node(s) had untolerated taint {dedicated: user1}"),
             ((25, 0), "node(s) had untolerated taint {dedicated: user1}"),
             ((34, 2), "node(s) had untolerated taint {dedicated: user1}"),
             ((34, 3), UNTOLERATED_TAINTS_REASON),

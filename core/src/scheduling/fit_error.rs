@@ -105,42 +105,137 @@ impl FitError {
         items
     }
 
-    /// `FitError.Error()` as `version` prints it.
+    /// `FitError.Error()` as `version` prints it (`pkg/scheduler/framework/types.go`,
+    /// read at the v1.25.0 … v1.30.0 tags):
     ///
-    /// Upstream quirk: from PR #110894 (merged June 2022, so v1.25) until v1.30 the
-    /// post-filter message was appended with the `" %v."` separator, and since
-    /// DefaultPreemption's messages already end in a period this printed `..`
-    /// (issue #116133 shows it on v1.26.1). Releases before 1.25 are outside the modelled
-    /// range and render like 1.30+.
+    /// * up to v1.25: `": %v."` around the histogram (printed even when empty, so an
+    ///   empty one leaves `": ."`), no PreFilter sentence (the PreFilter status is
+    ///   recorded on every node instead), then `" " + postFilterMsg`;
+    /// * v1.26 – v1.28 (PR #110894): the PreFilter sentence, the histogram and the
+    ///   post-filter message each appended with `" %v."`, so a PreFilter sentence is
+    ///   followed by the histogram and DefaultPreemption's text ends in `..`;
+    /// * v1.29 on: the PreFilter sentence *instead of* the histogram, and the
+    ///   post-filter message appended with `" %v"`.
     pub fn message(&self, version: KubeVersion) -> String {
         let mut msg = format!("0/{} nodes are available:", self.num_all_nodes);
-        if !self.pre_filter_msg.is_empty() {
-            // The framework copied the PreFilter status to every node, so the histogram
-            // would only repeat it.
-            let _ = write!(msg, " {}.", self.pre_filter_msg);
-        } else {
-            let items = self.histogram();
-            if !items.is_empty() {
+        match FitErrorLayout::for_version(version) {
+            FitErrorLayout::V1_25 => {
                 msg.push(' ');
-                msg.push_str(&items.join(", "));
+                msg.push_str(&self.histogram().join(", "));
                 msg.push('.');
+                if !self.post_filter_msg.is_empty() {
+                    msg.push(' ');
+                    msg.push_str(&self.post_filter_msg);
+                }
             }
-        }
-        if !self.post_filter_msg.is_empty() {
-            msg.push(' ');
-            msg.push_str(&self.post_filter_msg);
-            if post_filter_separator_adds_period(version) {
-                msg.push('.');
+            FitErrorLayout::V1_26 => {
+                if !self.pre_filter_msg.is_empty() {
+                    let _ = write!(msg, " {}.", self.pre_filter_msg);
+                }
+                let items = self.histogram();
+                if !items.is_empty() {
+                    let _ = write!(msg, " {}.", items.join(", "));
+                }
+                if !self.post_filter_msg.is_empty() {
+                    let _ = write!(msg, " {}.", self.post_filter_msg);
+                }
+            }
+            FitErrorLayout::V1_29 => {
+                if !self.pre_filter_msg.is_empty() {
+                    // The framework copied the PreFilter status to every node, so the
+                    // histogram would only repeat it.
+                    let _ = write!(msg, " {}.", self.pre_filter_msg);
+                } else {
+                    let items = self.histogram();
+                    if !items.is_empty() {
+                        let _ = write!(msg, " {}.", items.join(", "));
+                    }
+                }
+                if !self.post_filter_msg.is_empty() {
+                    msg.push(' ');
+                    msg.push_str(&self.post_filter_msg);
+                }
             }
         }
         msg
     }
 }
 
+/// The three shapes of `FitError.Error()` (see [`FitError::message`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FitErrorLayout {
+    /// Up to v1.25: histogram with `": %v."`, no PreFilter sentence, post-filter text
+    /// after a plain space.
+    V1_25,
+    /// v1.26 – v1.28: PreFilter sentence, histogram and post-filter text each with
+    /// `" %v."`.
+    V1_26,
+    /// v1.29 on: PreFilter sentence or histogram, post-filter text with `" %v"`.
+    V1_29,
+}
+
+impl FitErrorLayout {
+    /// The layout `version` prints.
+    pub fn for_version(version: KubeVersion) -> Self {
+        match version.minor {
+            ..=25 => Self::V1_25,
+            26..=28 => Self::V1_26,
+            _ => Self::V1_29,
+        }
+    }
+
+    /// Whether the release has `Diagnosis.PreFilterMsg` (from v1.26). Before, a
+    /// PreFilter rejection is only seen through the per-node histogram.
+    pub fn has_pre_filter_msg(self) -> bool {
+        self != Self::V1_25
+    }
+}
+
 /// Whether `version` appends the post-filter message with `" %v."` (see
-/// [`FitError::message`]).
+/// [`FitError::message`]): v1.26 – v1.28.
 pub fn post_filter_separator_adds_period(version: KubeVersion) -> bool {
-    (25..=29).contains(&version.minor)
+    FitErrorLayout::for_version(version) == FitErrorLayout::V1_26
+}
+
+/// DynamicResources' PostFilter answer for a pod without resource claims
+/// (`plugins/dynamicresources`, `PostFilter`: the "fast path").
+pub const NO_NEW_CLAIMS_TO_DEALLOCATE: &str = "no new claims to deallocate";
+
+/// Whether the DynamicResources plugin is in the default profile: only when the
+/// `DynamicResourceAllocation` gate is on (`applyFeatureGates` in
+/// `pkg/scheduler/apis/config/v1/default_plugins.go` inserts it before
+/// DefaultPreemption).
+///
+/// The gate (`pkg/features/kube_features.go`): alpha and off in 1.26 – 1.31, beta and
+/// still off in 1.32 – 1.33, GA and on in 1.34, locked on from 1.35. `configured` is an
+/// explicit gate setting; it is ignored where the plugin does not exist (≤ 1.25) or the
+/// gate is locked on (≥ 1.35).
+pub fn dynamic_resources_enabled(version: KubeVersion, configured: Option<bool>) -> bool {
+    match version.minor {
+        ..=25 => false,
+        26..=34 => configured.unwrap_or(version.minor >= 34),
+        _ => true,
+    }
+}
+
+/// The post-filter message when every PostFilter plugin fails: DynamicResources' text
+/// (when the plugin is in the profile) and DefaultPreemption's, joined with `", "`, in
+/// profile order (`RunPostFilterPlugins`).
+///
+/// Upstream quirk: v1.26 – v1.28 merged the two statuses through a map
+/// (`PluginToStatus.Merge`), so with the gate switched on there the order of the two
+/// parts was random; this model keeps profile order.
+pub fn post_filter_message(preemption: &str, dynamic_resources: bool) -> String {
+    if dynamic_resources {
+        let mut msg = String::from(NO_NEW_CLAIMS_TO_DEALLOCATE);
+        if !preemption.is_empty() {
+            msg.push_str(", ");
+            msg.push_str(preemption);
+        }
+        msg
+    } else {
+        String::from(preemption)
+    }
 }
 
 /// DefaultPreemption's post-filter message when no preemption candidate exists.
@@ -309,8 +404,10 @@ mod tests {
         );
         for (minor, double) in [
             (24, false),
-            (25, true),
-            (29, true),
+            (25, false),
+            (26, true),
+            (28, true),
+            (29, false),
             (30, false),
             (36, false),
         ] {

@@ -8,14 +8,22 @@
 //!   FailedScheduling event (§4.5).
 //! * [`kubelet`]: the kubelet's NoExecute admission check (§4.6).
 //! * [`mod@explain`]: why one pod does or does not fit one node, as plain data.
-//! * [`cluster`]: every pod against every node, grouped into equivalence classes.
+//! * [`cluster`]: every pod against every node, grouped into equivalence classes
+//!   (taint filters only).
+//! * [`selector`]: node selectors and node affinity terms.
+//! * [`placement`]: one scheduling cycle with every modelled placement plugin
+//!   (NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodePorts), per release.
+//! * [`placement_cluster`]: [`placement`] for every pod against every node, grouped.
 
 pub mod cluster;
 pub mod explain;
 pub mod filter;
 pub mod fit_error;
 pub mod kubelet;
+pub mod placement;
+pub mod placement_cluster;
 pub mod score;
+pub mod selector;
 
 pub use cluster::{Cell, ClusterResult, NodeClasses, Verdict, schedule, schedule_on};
 pub use explain::{Explanation, explain};

@@ -55,7 +55,7 @@ fn histogram_sorts_lexicographically_across_classes() {
         r.message(0),
         Some(
             "0/12 nodes are available: 10 node(s) had untolerated taint(s), 2 node(s) were unschedulable. \
-             preemption: 0/12 nodes are available: 12 Preemption is not helpful for scheduling."
+             no new claims to deallocate, preemption: 0/12 nodes are available: 12 Preemption is not helpful for scheduling."
         )
     );
     assert_eq!(r.node_classes().classes().len(), 2);
@@ -115,7 +115,19 @@ fn preemption_never_and_empty_cluster() {
     assert_eq!(
         r.message(0),
         Some(
-            "0/1 nodes are available: 1 node(s) had untolerated taint(s). preemption: not eligible due to preemptionPolicy=Never."
+            "0/1 nodes are available: 1 node(s) had untolerated taint(s). no new claims to deallocate, preemption: not eligible due to preemptionPolicy=Never."
+        )
+    );
+    // Before 1.34 DynamicResources is not in the default profile.
+    let r33 = schedule(
+        core::slice::from_ref(&p),
+        &nodes,
+        Semantics::at(crate::KubeVersion::new(33, 0)),
+    );
+    assert_eq!(
+        r33.message(0),
+        Some(
+            "0/1 nodes are available: 1 node(s) had untolerated taint {k: }. preemption: not eligible due to preemptionPolicy=Never."
         )
     );
     let r = schedule(&[p], &[], Semantics::newest());

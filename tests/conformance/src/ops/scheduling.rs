@@ -13,12 +13,12 @@ use super::OpResult;
 use crate::convert::*;
 
 /// The `legacyMessages` keys of the vectors, each with a release from its range. The
-/// 1.25–1.34 range is represented by 1.34.2, the last patch before the cherry-pick.
+/// 1.24–1.34 range is represented by 1.34.2, the last patch before the cherry-pick.
 const LEGACY_RELEASES: [(&str, KubeVersion); 3] = [
     ("<=v1.17", KubeVersion::new(17, 0)),
-    ("v1.18-v1.24", KubeVersion::new(24, 0)),
+    ("v1.18-v1.23", KubeVersion::new(23, 0)),
     (
-        "v1.25-v1.34 (before the cherry-pick of PR #135023 into a 1.34 patch release)",
+        "v1.24-v1.34 (before the cherry-pick of PR #135023 into a 1.34 patch release)",
         KubeVersion::new(34, 2),
     ),
 ];
