@@ -5,10 +5,16 @@ use alloc::string::String;
 use core::fmt::Write;
 
 use super::field::TaintRendering;
-use super::quote::{push_go_quoted, push_json_quoted};
-use crate::model::Taint;
+use super::quote::{GoUnicode, push_go_quoted_with, push_json_quoted};
+use crate::model::{Taint, Toleration};
 
-pub(super) fn render_internal_taint(taint: &Taint, rendering: TaintRendering) -> String {
+/// A `core.Taint` as `ErrorBody()` prints it: JSON (1.34+) or `%#v`.
+pub(super) fn render_internal_taint(
+    taint: &Taint,
+    rendering: TaintRendering,
+    unicode: GoUnicode,
+) -> String {
+    let push_go_quoted = |s: &mut String, v: &str| push_go_quoted_with(s, v, unicode);
     let mut s = String::new();
     match rendering {
         TaintRendering::Json => {
@@ -72,6 +78,59 @@ pub(super) fn render_internal_taint(taint: &Taint, rendering: TaintRendering) ->
                     None => push_go_quoted(&mut s, raw),
                 },
             }
+            s.push('}');
+        }
+    }
+    s
+}
+
+/// A `core.Toleration` (internal type, no JSON tags) as `ErrorBody()` prints it.
+///
+/// With `%#v` (before 1.34) a set `TolerationSeconds` is a pointer and Go prints its
+/// address, which differs on every request; it is shown as `(*int64)(0xc000000000)`.
+/// Unset it is `(*int64)(nil)`, as in the text quoted by kubernetes PR #128119:
+/// `core.Toleration{Key:"pool", Operator:"Exists", Value:"build", Effect:"NoSchedule",
+/// TolerationSeconds:(*int64)(nil)}`.
+pub(super) fn render_internal_toleration(
+    t: &Toleration,
+    rendering: TaintRendering,
+    unicode: GoUnicode,
+) -> String {
+    let mut s = String::new();
+    match rendering {
+        TaintRendering::Json => {
+            s.push_str("{\"Key\":");
+            push_json_quoted(&mut s, &t.key);
+            s.push_str(",\"Operator\":");
+            push_json_quoted(&mut s, t.operator.as_str());
+            s.push_str(",\"Value\":");
+            push_json_quoted(&mut s, &t.value);
+            s.push_str(",\"Effect\":");
+            push_json_quoted(&mut s, t.effect.as_str());
+            s.push_str(",\"TolerationSeconds\":");
+            match t.toleration_seconds {
+                Some(n) => {
+                    let _ = write!(s, "{n}");
+                }
+                None => s.push_str("null"),
+            }
+            s.push('}');
+        }
+        TaintRendering::GoSyntax => {
+            s.push_str("core.Toleration{Key:");
+            push_go_quoted_with(&mut s, &t.key, unicode);
+            s.push_str(", Operator:");
+            push_go_quoted_with(&mut s, t.operator.as_str(), unicode);
+            s.push_str(", Value:");
+            push_go_quoted_with(&mut s, &t.value, unicode);
+            s.push_str(", Effect:");
+            push_go_quoted_with(&mut s, t.effect.as_str(), unicode);
+            s.push_str(", TolerationSeconds:");
+            s.push_str(if t.toleration_seconds.is_some() {
+                "(*int64)(0xc000000000)"
+            } else {
+                "(*int64)(nil)"
+            });
             s.push('}');
         }
     }

@@ -4,26 +4,89 @@
 use alloc::string::String;
 use core::fmt::Write;
 
-/// Go's `strconv.Quote` (and therefore `%q`): escapes quotes, backslashes and every rune
-/// Go does not consider printable.
+use super::go_printable::{NEW_AFTER_13_0, PRINT_15_0};
+use crate::version::KubeVersion;
+
+/// The Unicode tables of the Go release a Kubernetes release was built with; they decide
+/// which code points Go's `strconv.Quote` (`%q`) prints as they are.
 ///
-/// Printability is exact for Latin-1. Above U+00FF this crate has no Unicode tables, so it
-/// treats as non-printable the spaces and separators, format characters (`Cf`), private-use
-/// code points and noncharacters; unassigned code points are printed as is (Go escapes
-/// them).
+/// Kubernetes 1.25-1.26 were built with Go 1.19 and 1.27-1.28 with Go 1.20 (the `go`
+/// line of each release's `go.mod`): Unicode 13.0.0. From 1.29 (Go 1.21) up to 1.37
+/// (Go 1.26) Go's tables are Unicode 15.0.0. Later patch releases of 1.27 and 1.28 that
+/// moved to a newer Go are not distinguished.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GoUnicode {
+    /// Unicode 13.0.0 (Go 1.16-1.20).
+    V13_0,
+    /// Unicode 15.0.0 (Go 1.21-1.26).
+    V15_0,
+}
+
+impl GoUnicode {
+    /// The tables of the Go release that built Kubernetes `version`.
+    pub fn for_release(version: KubeVersion) -> Self {
+        if version.at_least(29) {
+            Self::V15_0
+        } else {
+            Self::V13_0
+        }
+    }
+
+    /// Go's `strconv.IsPrint` (the same set as `unicode.IsPrint`): letters, marks,
+    /// numbers, punctuation, symbols and U+0020, as assigned in this Unicode version.
+    /// Unassigned, private-use, surrogate, format (`Cf`), control and separator code
+    /// points other than U+0020 are not printable.
+    pub fn is_print(self, c: char) -> bool {
+        let u = c as u32;
+        if u < 0x80 {
+            return (0x20..0x7F).contains(&u);
+        }
+        let in_table = |table: &[(u32, u32)]| {
+            table
+                .binary_search_by(|&(lo, hi)| {
+                    if hi < u {
+                        core::cmp::Ordering::Less
+                    } else if lo > u {
+                        core::cmp::Ordering::Greater
+                    } else {
+                        core::cmp::Ordering::Equal
+                    }
+                })
+                .is_ok()
+        };
+        in_table(PRINT_15_0) && (self == Self::V15_0 || !in_table(NEW_AFTER_13_0))
+    }
+}
+
+/// Go's `strconv.Quote` (and therefore `%q`) as the newest modelled release prints it
+/// (Unicode 15.0.0): see [`go_quote_with`].
 pub fn go_quote(s: &str) -> String {
+    go_quote_with(s, GoUnicode::V15_0)
+}
+
+/// Go's `strconv.Quote` with the printability tables of `unicode`: quotes and
+/// backslashes are escaped, `\a \b \f \n \r \t \v` get their short escapes, other
+/// C0 controls and DEL are `\xNN`, and every other rune that is not printable in those
+/// tables (unassigned, private use, format characters such as U+200B and U+FEFF, spaces
+/// other than U+0020) is `\uNNNN` or `\UNNNNNNNN`. (Go also escapes invalid UTF-8 bytes
+/// as `\xNN`; a Rust string cannot hold them.)
+pub fn go_quote_with(s: &str, unicode: GoUnicode) -> String {
     let mut out = String::with_capacity(s.len() + 2);
-    push_go_quoted(&mut out, s);
+    push_go_quoted_with(&mut out, s, unicode);
     out
 }
 
 pub(super) fn push_go_quoted(out: &mut String, s: &str) {
+    push_go_quoted_with(out, s, GoUnicode::V15_0);
+}
+
+pub(super) fn push_go_quoted_with(out: &mut String, s: &str, unicode: GoUnicode) {
     out.push('"');
     for c in s.chars() {
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
-            c if is_go_printable(c) => out.push(c),
+            c if unicode.is_print(c) => out.push(c),
             '\u{7}' => out.push_str("\\a"),
             '\u{8}' => out.push_str("\\b"),
             '\u{c}' => out.push_str("\\f"),
@@ -43,25 +106,6 @@ pub(super) fn push_go_quoted(out: &mut String, s: &str) {
         }
     }
     out.push('"');
-}
-
-/// Go's `strconv.IsPrint`, exact up to U+00FF and approximated above (see [`go_quote`]).
-fn is_go_printable(c: char) -> bool {
-    let u = c as u32;
-    if u <= 0xFF {
-        return (0x20..=0x7E).contains(&u) || ((0xA1..=0xFF).contains(&u) && u != 0xAD);
-    }
-    if c.is_whitespace() || c.is_control() {
-        return false;
-    }
-    let format_or_private = matches!(u,
-        0x0600..=0x0605 | 0x061C | 0x06DD | 0x070F | 0x0890..=0x0891 | 0x08E2 | 0x180E
-        | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x206F
-        | 0xD800..=0xF8FF | 0xFDD0..=0xFDEF | 0xFEFF | 0xFFF9..=0xFFFB
-        | 0x110BD | 0x110CD | 0x13430..=0x1343F | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A
-        | 0xE0001 | 0xE0020..=0xE007F | 0xF0000..=0x10FFFF);
-    // U+xxFFFE and U+xxFFFF are noncharacters in every plane.
-    !format_or_private && (u & 0xFFFE) != 0xFFFE
 }
 
 /// Go's `encoding/json` encoding of a string (as `json.Marshal` does it: with HTML
@@ -95,8 +139,81 @@ pub(super) fn push_json_quoted(out: &mut String, s: &str) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::go_printable::{NEW_AFTER_13_0, PRINT_15_0};
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn printable_tables_are_sorted_and_disjoint() {
+        for table in [PRINT_15_0, NEW_AFTER_13_0] {
+            for (lo, hi) in table {
+                assert!(lo <= hi);
+            }
+            for w in table.windows(2) {
+                assert!(w[0].1 + 1 < w[1].0, "{w:?}");
+            }
+        }
+        // Everything new after 13.0.0 is printable at 15.0.0.
+        for &(lo, hi) in NEW_AFTER_13_0 {
+            for u in lo..=hi {
+                let c = char::from_u32(u).unwrap_or('\0');
+                assert!(GoUnicode::V15_0.is_print(c), "{u:x}");
+                assert!(!GoUnicode::V13_0.is_print(c), "{u:x}");
+            }
+        }
+    }
+
+    #[test]
+    fn latin1_printability_is_go_s() {
+        // strconv.IsPrint below U+0100: 0x20-0x7E and 0xA1-0xFF except the soft hyphen.
+        for u in 0u32..0x100 {
+            let c = char::from_u32(u).unwrap_or('\0');
+            let expected = (0x20..=0x7E).contains(&u) || ((0xA1..=0xFF).contains(&u) && u != 0xAD);
+            assert_eq!(GoUnicode::V13_0.is_print(c), expected, "{u:x}");
+            assert_eq!(GoUnicode::V15_0.is_print(c), expected, "{u:x}");
+        }
+    }
+
+    #[test]
+    fn go_quote_escapes_what_go_s_tables_do_not_print() {
+        let q15 = |s: &str| go_quote_with(s, GoUnicode::V15_0);
+        let q13 = |s: &str| go_quote_with(s, GoUnicode::V13_0);
+        // Unassigned in every version.
+        assert_eq!(q15("a\u{378}b"), "\"a\\u0378b\"");
+        assert_eq!(q15("\u{e0080}"), "\"\\U000e0080\"");
+        assert_eq!(q15("\u{10fffd}"), "\"\\U0010fffd\"");
+        // Private use.
+        assert_eq!(q15("\u{e000}\u{f0000}"), "\"\\ue000\\U000f0000\"");
+        // Format characters: zero-width space, BOM, soft hyphen, tag characters.
+        assert_eq!(
+            q15("\u{200b}\u{feff}\u{ad}\u{e0041}"),
+            "\"\\u200b\\ufeff\\u00ad\\U000e0041\""
+        );
+        // Separators other than U+0020.
+        assert_eq!(q15("\u{a0}\u{2028}\u{3000}"), "\"\\u00a0\\u2028\\u3000\"");
+        // Combining marks are printable: e + U+0301 stays as is.
+        assert_eq!(q15("e\u{301}"), "\"e\u{301}\"");
+        assert_eq!(q13("e\u{301}"), "\"e\u{301}\"");
+        // Assigned in Unicode 14.0 or 15.0: printable for Go 1.21+, escaped before.
+        assert_eq!(q15("\u{1f6dc}"), "\"\u{1f6dc}\"");
+        assert_eq!(q13("\u{1f6dc}"), "\"\\U0001f6dc\"");
+        assert_eq!(q15("\u{61d}"), "\"\u{61d}\"");
+        assert_eq!(q13("\u{61d}"), "\"\\u061d\"");
+        // The release decides.
+        assert_eq!(
+            GoUnicode::for_release(KubeVersion::new(28, 0)),
+            GoUnicode::V13_0
+        );
+        assert_eq!(
+            GoUnicode::for_release(KubeVersion::new(29, 0)),
+            GoUnicode::V15_0
+        );
+        assert_eq!(
+            GoUnicode::for_release(KubeVersion::new(37, 0)),
+            GoUnicode::V15_0
+        );
+    }
+
     #[test]
     fn go_quote_escapes_like_strconv() {
         assert_eq!(go_quote("abc"), "\"abc\"");

@@ -59,7 +59,7 @@ pub fn validate_node_taints(taints: &[Taint], path: &str, version: KubeVersion) 
             ));
         }
     }
-    errs
+    errs.into_iter().map(|e| e.at(version)).collect()
 }
 
 #[cfg(test)]

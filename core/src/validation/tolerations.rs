@@ -14,6 +14,9 @@ use crate::version::KubeVersion;
 
 /// Release that added the `Lt`/`Gt` branch to `ValidateTolerations`.
 const COMPARISON_OPERATORS_MINOR: u16 = 35;
+/// Release whose `ValidateTolerations` reports the value of an `Exists` toleration as
+/// the bad value instead of the whole toleration (kubernetes PR #128119).
+const EXISTS_VALUE_AS_STRING_MINOR: u16 = 32;
 
 /// True when any toleration uses `Lt` or `Gt` (`taintTolerationComparisonOperatorsInUse`).
 pub fn comparison_operators_in_use(tolerations: &[Toleration]) -> bool {
@@ -95,9 +98,16 @@ pub fn validate_tolerations(
             }
             Operator::Exists => {
                 if !t.value.is_empty() {
+                    // kubernetes PR #128119 (1.32) made the bad value the value; before,
+                    // it was the whole toleration.
+                    let bad_value = if version.at_least(EXISTS_VALUE_AS_STRING_MINOR) {
+                        BadValue::String(t.value.clone())
+                    } else {
+                        BadValue::Toleration(t.clone())
+                    };
                     errs.push(FieldError::invalid(
                         at("operator"),
-                        BadValue::String(t.value.clone()),
+                        bad_value,
                         EXISTS_NEEDS_EMPTY_VALUE,
                     ));
                 }
@@ -142,7 +152,7 @@ pub fn validate_tolerations(
             ));
         }
     }
-    errs
+    errs.into_iter().map(|e| e.at(version)).collect()
 }
 
 /// Pod update (`validateOnlyAddedTolerations`): every old toleration must still be in
@@ -161,10 +171,13 @@ pub fn validate_pod_tolerations_update(
         .iter()
         .all(|o| new.iter().any(|n| match_toleration(o, n)));
     if !all_kept {
-        return alloc::vec![FieldError::forbidden(
-            String::from(path),
-            "existing toleration can not be modified except its tolerationSeconds",
-        )];
+        return alloc::vec![
+            FieldError::forbidden(
+                String::from(path),
+                "existing toleration can not be modified except its tolerationSeconds",
+            )
+            .at(version)
+        ];
     }
     validate_tolerations(new, path, allow_comparison_operators, version)
 }
@@ -191,6 +204,45 @@ mod tests {
         assert_eq!(errs.len(), 1);
         assert_eq!(errs[0].field, "spec.tolerations[0].operator");
         assert_eq!(errs[0].bad_value, BadValue::String(String::from("a b")));
+    }
+
+    #[test]
+    fn exists_with_value_by_release() {
+        let t = tol("pool", "Exists", "build", "NoSchedule");
+        let new = validate_tolerations(
+            core::slice::from_ref(&t),
+            "spec.tolerations",
+            false,
+            KubeVersion::new(32, 0),
+        );
+        assert_eq!(
+            messages(&new),
+            vec![String::from(
+                "spec.tolerations[0].operator: Invalid value: \"build\": value must be empty when `operator` is 'Exists'"
+            )]
+        );
+        let old = validate_tolerations(
+            core::slice::from_ref(&t),
+            "spec.tolerations",
+            false,
+            KubeVersion::new(31, 0),
+        );
+        assert_eq!(
+            messages(&old),
+            vec![String::from(
+                "spec.tolerations[0].operator: Invalid value: core.Toleration{Key:\"pool\", Operator:\"Exists\", Value:\"build\", Effect:\"NoSchedule\", TolerationSeconds:(*int64)(nil)}: value must be empty when `operator` is 'Exists'"
+            )]
+        );
+        // Named values (operator, effect) are %#v-quoted before 1.34, JSON after.
+        let bad = [tol("k", "In<", "", "")];
+        assert_eq!(
+            validate_tolerations(&bad, "p", false, KubeVersion::new(33, 0))[0].message(),
+            "p[0].operator: Unsupported value: \"In<\": supported values: \"Equal\", \"Exists\""
+        );
+        assert_eq!(
+            validate_tolerations(&bad, "p", false, V34)[0].message(),
+            "p[0].operator: Unsupported value: \"In\\u003c\": supported values: \"Equal\", \"Exists\""
+        );
     }
 
     #[test]

@@ -1,15 +1,14 @@
 //! `kubectl taint` (`parseTaints`, `reorganizeTaints`, `checkIfTaintsAlreadyExists`,
 //! `deleteTaint`, `deleteTaintsByKey`, `validateFlags`, `kubectlTaint`) and the
-//! `kubectl describe` blocks (`describeTaints`, `describeTolerations`).
+//! `kubectl describe` blocks (`describeTaints`, `describeTolerations`). `parseTaints` and
+//! `kubectlTaint` take an optional `version` input (the kubectl release).
 
 use serde_json::{Value, json};
+use taintlab_core::Node;
 use taintlab_core::kubectl::{self, describe};
-use taintlab_core::{KubeVersion, Node};
 
 use super::OpResult;
 use crate::convert::*;
-
-const NEWEST: KubeVersion = KubeVersion::NEWEST;
 
 pub fn run(op: &str, input: &Value, _expected: &Value) -> OpResult {
     let result = match op {
@@ -72,7 +71,7 @@ pub fn run(op: &str, input: &Value, _expected: &Value) -> OpResult {
     Some(result)
 }
 
-fn strings_field(input: &Value, key: &str) -> R<Vec<String>> {
+pub(super) fn strings_field(input: &Value, key: &str) -> R<Vec<String>> {
     field(input, key)?
         .as_array()
         .ok_or_else(|| format!("{key:?} is not an array"))?
@@ -87,7 +86,8 @@ fn strings_field(input: &Value, key: &str) -> R<Vec<String>> {
 
 fn parse_taints(input: &Value) -> R<Value> {
     let specs = strings_field(input, "spec")?;
-    Ok(match kubectl::parse_taints(&specs, NEWEST) {
+    let version = super::validation::version_input(input)?;
+    Ok(match kubectl::parse_taints(&specs, version) {
         Ok(p) => json!({
             "error": null,
             "taintsToAdd": taints_json(&p.to_add),
@@ -112,7 +112,8 @@ fn kubectl_taint(input: &Value) -> R<Value> {
         taints: taints_field(input, "nodeTaints")?,
         ..Node::default()
     }];
-    let run = kubectl::run_kubectl_taint(&args, &nodes, NEWEST);
+    let version = super::validation::version_input(input)?;
+    let run = kubectl::run_kubectl_taint(&args, &nodes, version);
     let update = run.result_for(name).and_then(|r| r.outcome.as_ref().ok());
     Ok(json!({
         "stdout": run.stdout,

@@ -6,6 +6,7 @@ use serde_json::Value;
 mod admission;
 mod daemonset;
 mod eviction;
+mod go_text;
 mod kubectl;
 mod matching;
 mod node_lifecycle;
@@ -26,4 +27,5 @@ pub fn run(op: &str, input: &Value, expected: &Value) -> OpResult {
         .or_else(|| daemonset::run(op, input, expected))
         .or_else(|| validation::run(op, input, expected))
         .or_else(|| kubectl::run(op, input, expected))
+        .or_else(|| go_text::run(op, input, expected))
 }
