@@ -9,9 +9,20 @@
 use serde_json::{Map, Value};
 
 use crate::request::type_name;
+use taintlab_core::suggest::did_you_mean;
 
 /// Result of reading settings: the error text names the field.
 pub type Read<T> = Result<T, String>;
+
+/// `message`, followed by `; did you mean "<known name>"?` when `name` looks like a typo
+/// of one of `known` ([`taintlab_core::suggest`]).
+pub fn with_suggestion(mut message: String, name: &str, known: &[&str]) -> String {
+    if let Some(hint) = did_you_mean(name, known) {
+        message.push_str("; ");
+        message.push_str(&hint);
+    }
+    message
+}
 
 /// A JSON object being read, with its path for messages.
 pub struct Obj<'a> {
@@ -40,10 +51,14 @@ impl<'a> Obj<'a> {
             ));
         };
         if let Some(unknown) = map.keys().find(|k| !known.contains(&k.as_str())) {
-            return Err(format!(
-                "{}: unknown field, expected one of {}",
-                join(path, unknown),
-                known.join(", ")
+            return Err(with_suggestion(
+                format!(
+                    "{}: unknown field, expected one of {}",
+                    join(path, unknown),
+                    known.join(", ")
+                ),
+                unknown,
+                known,
             ));
         }
         Ok(Self {

@@ -30,6 +30,7 @@ pub mod nodes;
 pub mod payload;
 pub mod pod;
 pub mod request;
+pub mod review;
 pub mod settings;
 
 use std::collections::BTreeMap;

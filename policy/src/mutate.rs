@@ -10,7 +10,7 @@ use taintlab_core::matching::{match_toleration, parse_decimal_int64};
 use taintlab_core::{Operator, TaintEffect, Toleration};
 
 use crate::Decision;
-use crate::pod::{PodReview, is_system_toleration, short};
+use crate::review::{PodReview, is_system_toleration, short};
 use crate::settings::{NodeSelectorRequirement, SystemTolerations, TolerationSpec};
 
 /// Whether `e` tolerates every taint `d` tolerates (ignoring `tolerationSeconds`: with

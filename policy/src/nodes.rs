@@ -12,8 +12,8 @@ use taintlab_core::matching::{describe_toleration, taint_to_string, tolerates};
 use taintlab_core::{Node, PreemptionPolicy, Semantics, Taint, WorkloadKind};
 
 use crate::cluster::Cluster;
-use crate::pod::{PodReview, effective_tolerations, short};
 use crate::request::{self, Kind, Operation};
+use crate::review::{PodReview, effective_tolerations, short};
 use crate::settings::{Action, Settings};
 use crate::{Decision, Violation, ViolationKind, glob};
 
