@@ -31,4 +31,6 @@ pub use filter::{Code, FilterPlugin, NodeFilterResult, Status, run_filters};
 pub use fit_error::{FailedScheduling, FitError};
 
 #[cfg(test)]
+mod placement_tests;
+#[cfg(test)]
 mod tests;
