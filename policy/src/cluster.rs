@@ -12,7 +12,9 @@ use taintlab_core::helpers::{TaintFilter, find_matching_untolerated_taint};
 use taintlab_core::scheduling::filter::{
     NODE_UNSCHEDULABLE_REASON, TaintReasonText, tolerates_unschedulable,
 };
-use taintlab_core::scheduling::fit_error::{FitError, preemption_message};
+use taintlab_core::scheduling::fit_error::{
+    FitError, dynamic_resources_enabled, post_filter_message, preemption_message,
+};
 use taintlab_core::{Node, PreemptionPolicy, Semantics, Taint, TaintEffect, Toleration};
 
 use taintlab_core::labels::Selector;
@@ -155,8 +157,12 @@ impl Cluster {
             };
             fit.record_nodes(g.nodes, &[reason.as_str()]);
         }
-        fit.post_filter_msg =
-            preemption_message(preemption_policy, self.nodes, 0, semantics.version);
+        // DynamicResources' PostFilter text leads where the plugin is in the default
+        // profile (its gate's default for the release).
+        fit.post_filter_msg = post_filter_message(
+            &preemption_message(preemption_policy, self.nodes, 0, semantics.version),
+            dynamic_resources_enabled(semantics.version, None),
+        );
         Some(fit.message(semantics.version))
     }
 }

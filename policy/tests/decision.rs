@@ -1014,7 +1014,7 @@ fn unschedulable_uses_the_scheduler_message() {
     assert_eq!(
         d.message.as_deref(),
         Some(
-            "spec.template.spec: no node accepts the pod's tolerations: 0/3 nodes are available: 3 node(s) had untolerated taint(s). preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."
+            "spec.template.spec: no node accepts the pod's tolerations: 0/3 nodes are available: 3 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."
         )
     );
     // Older releases name the taint (the generic text arrived in 1.34.3).
