@@ -23,6 +23,10 @@
 //!   name that is not a node is a scheduler error, `nodeinfo not found for node name`);
 //!   1.30 records `node is filtered out by the prefilter result`; 1.31 on give them the
 //!   absent-node status `node(s) didn't satisfy plugin(s) [NodeAffinity]`.
+//! * A PreFilter rejection (`pod affinity terms conflict`): 1.25 records it on every
+//!   node (so it shows in the histogram); 1.26 – 1.28 only set `PreFilterMsg` and
+//!   record no node, so preemption dry-runs every node; 1.29 – 1.30 record it on every
+//!   node again; 1.31 on make it the absent-node status.
 //! * FitError layout: see [`super::fit_error::FitError::message`].
 //! * DynamicResources PostFilter (`no new claims to deallocate`): see
 //!   [`super::fit_error::dynamic_resources_enabled`].
@@ -638,10 +642,11 @@ pub(crate) fn assemble<'g>(
             },
             Evaluated::PreFilterRejected => {
                 pre_filter_rejected = true;
-                if version.at_least(31) {
-                    fit.add_absent_once(NODE_AFFINITY_CONFLICT_REASON);
-                } else {
-                    fit.record_nodes(count, &[NODE_AFFINITY_CONFLICT_REASON]);
+                match version.minor {
+                    // 1.26 – 1.28 only set PreFilterMsg and record no node.
+                    26..=28 => {}
+                    31.. => fit.add_absent_once(NODE_AFFINITY_CONFLICT_REASON),
+                    _ => fit.record_nodes(count, &[NODE_AFFINITY_CONFLICT_REASON]),
                 }
             }
             Evaluated::Feasible => {}
@@ -664,7 +669,8 @@ pub(crate) fn assemble<'g>(
                 Evaluated::Rejected(s) => s.code == Code::UnschedulableAndUnresolvable,
                 // 1.25 – 1.29 leave cut nodes without a status: they are candidates.
                 Evaluated::Cut => version.at_least(30),
-                Evaluated::PreFilterRejected => true,
+                // 1.26 – 1.28 record no status after a PreFilter rejection either.
+                Evaluated::PreFilterRejected => !(26..=28).contains(&version.minor),
                 Evaluated::Feasible => continue,
             };
             if unresolvable {

@@ -121,6 +121,12 @@ fn the_issue_example() {
         message(&lost, &nodes, &[], at(33)),
         "0/2 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 1 node(s) had untolerated taint {dedicated: payments}. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling."
     );
+    // 1.25 – 1.26 merge: payments-1 fails TaintToleration and NodeAffinity (checked
+    // with the v1.26.0 scheduler).
+    assert_eq!(
+        message(&lost, &nodes, &[], at(26)),
+        "0/2 nodes are available: 1 node(s) had untolerated taint {dedicated: payments}, 2 node(s) didn't match Pod's node affinity/selector. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.."
+    );
     // v1.26 – v1.28 end in "..", v1.25 does not.
     assert!(message(&lost, &nodes, &[], at(27)).ends_with("scheduling.."));
     assert!(message(&lost, &nodes, &[], at(25)).ends_with("for scheduling."));
@@ -241,7 +247,7 @@ fn conflicting_terms_per_release() {
     );
     assert_eq!(
         message(&p, &nodes, &[], at(26)),
-        "0/2 nodes are available: pod affinity terms conflict. 2 pod affinity terms conflict. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.."
+        "0/2 nodes are available: pod affinity terms conflict. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.."
     );
     assert_eq!(
         message(&p, &nodes, &[], at(29)),
