@@ -10,6 +10,7 @@ mod go_text;
 mod kubectl;
 mod matching;
 mod node_lifecycle;
+mod placement;
 mod scheduling;
 mod validation;
 
@@ -27,5 +28,6 @@ pub fn run(op: &str, input: &Value, expected: &Value) -> OpResult {
         .or_else(|| daemonset::run(op, input, expected))
         .or_else(|| validation::run(op, input, expected))
         .or_else(|| kubectl::run(op, input, expected))
+        .or_else(|| placement::run(op, input, expected))
         .or_else(|| go_text::run(op, input, expected))
 }
