@@ -17,9 +17,10 @@ use taintlab_core::{
     ConditionStatus, NodeCondition, Operator, QosClass, Taint, TaintEffect, Toleration,
 };
 
-use crate::diag::{Code, Diagnostic, Location, suggest};
+use crate::diag::{Code, Diagnostic, Location};
 use crate::event;
 use crate::model::{Form, InputNode, Parsed, TaintList, TolerationList, Workload};
+use taintlab_core::suggest::suggest;
 
 /// A describe field label at the start of a line: `Name:`, `Priority Class Name:`,
 /// `Node-Selectors:`. Returns the label, the column of the value and the value.

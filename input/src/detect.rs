@@ -10,6 +10,7 @@
 
 use std::borrow::Cow;
 
+use crate::commands;
 use crate::describe;
 use crate::diag::{Code, Diagnostic, Location};
 use crate::event;
@@ -218,7 +219,7 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
                     match kind {
                         CommandKind::Taint(args) => {
                             let doc = c.new_doc(Form::KubectlTaint, first.line, i + used);
-                            kubectl::push_taint_command(
+                            commands::push_taint_command(
                                 &mut c.out,
                                 doc,
                                 cmd_text.clone(),
@@ -368,7 +369,7 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
                     ));
                 }
             }
-            kubectl::bare_specs(
+            commands::bare_specs(
                 &mut c.out,
                 &specs,
                 Location::at(doc, i + 1, 1),

@@ -176,80 +176,9 @@ impl fmt::Display for Diagnostic {
     }
 }
 
-/// Small edit distance for "did you mean" suggestions (optimal string alignment, so a
-/// swap of two neighbours costs 1).
-pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    if a.len() > 64 || b.len() > 64 {
-        return usize::MAX;
-    }
-    let w = b.len() + 1;
-    let mut d = vec![0usize; (a.len() + 1) * w];
-    for i in 0..=a.len() {
-        d[i * w] = i;
-    }
-    for (j, cell) in d.iter_mut().enumerate().take(w) {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[(i - 1) * w + j] + 1)
-                .min(d[i * w + j - 1] + 1)
-                .min(d[(i - 1) * w + j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                v = v.min(d[(i - 2) * w + j - 2] + 1);
-            }
-            d[i * w + j] = v;
-        }
-    }
-    d[a.len() * w + b.len()]
-}
-
-/// The closest known name, when it is close enough to be a likely typo (or differs
-/// only in letter case).
-pub(crate) fn suggest<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
-    let lower = name.to_ascii_lowercase();
-    if let Some(k) = known.iter().find(|k| k.to_ascii_lowercase() == lower) {
-        return Some(k);
-    }
-    let limit = match name.chars().count() {
-        0..=3 => 1,
-        4..=8 => 2,
-        _ => 3,
-    };
-    known
-        .iter()
-        .map(|k| (edit_distance(&lower, &k.to_ascii_lowercase()), *k))
-        .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, k)| k)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn distances() {
-        assert_eq!(edit_distance("efect", "effect"), 1);
-        assert_eq!(edit_distance("tolerationSecond", "tolerationSeconds"), 1);
-        assert_eq!(edit_distance("opreator", "operator"), 1);
-        assert_eq!(edit_distance("", "abc"), 3);
-    }
-
-    #[test]
-    fn suggestions() {
-        let known = ["key", "operator", "value", "effect", "tolerationSeconds"];
-        assert_eq!(suggest("efect", &known), Some("effect"));
-        assert_eq!(suggest("Effect", &known), Some("effect"));
-        assert_eq!(
-            suggest("tolerationSecond", &known),
-            Some("tolerationSeconds")
-        );
-        assert_eq!(suggest("colour", &known), None);
-    }
 
     #[test]
     fn display() {

@@ -1,8 +1,10 @@
 //! FailedScheduling event messages (`0/5 nodes are available: ...`), read into counts
 //! and reasons so that a pasted event can be explained.
 //!
-//! Every historical wording of the taint reason is recognised (spec §4.1), and the
-//! wording tells which Kubernetes releases could have written the message:
+//! Every historical wording of the TaintToleration plugin's reason is recognised (the
+//! `Filter` status of `pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go`,
+//! `ErrReasonNotMatch` up to 1.17; modelled by `taintlab_core::scheduling::filter`), and
+//! the wording tells which Kubernetes releases could have written the message:
 //!
 //! | reason text | releases |
 //! |---|---|

@@ -12,8 +12,7 @@ use serde::Serialize;
 use taintlab_core::kubectl::{self, CommandError, TaintRun};
 use taintlab_core::{KubeVersion, Node};
 
-use crate::diag::{Code, Diagnostic, Location};
-use crate::model::{Form, Parsed, TaintList};
+use crate::diag::Location;
 
 /// A `kubectl taint` command found in the paste.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -321,102 +320,6 @@ pub(crate) fn kubectl_commands(words: Vec<Word>) -> Vec<(Word, CommandKind)> {
         }
     }
     out
-}
-
-/// Records a `kubectl taint` command: its arguments, and kubectl's verdict on it.
-pub(crate) fn push_taint_command(
-    out: &mut Parsed,
-    doc: usize,
-    text: String,
-    start: &Word,
-    args: Vec<Word>,
-    version: KubeVersion,
-) {
-    let location = Location::at(doc, start.line, start.col);
-    let arg_locations = args
-        .iter()
-        .map(|w| Location::at(doc, w.line, w.col))
-        .collect();
-    let mut cmd = TaintCommandLine {
-        text,
-        location: location.clone(),
-        args: args.into_iter().map(|w| w.text).collect(),
-        arg_locations,
-        error: None,
-        version,
-    };
-    if let Err(e) = cmd.command() {
-        let stderr = e.stderr();
-        let loc = match &e {
-            // Point at the spec that failed when the message names it.
-            CommandError::Usage(m) | CommandError::Plain(m) => cmd
-                .args
-                .iter()
-                .position(|a| {
-                    !a.is_empty()
-                        && m.contains(a.as_str())
-                        && (a.contains([':', '=']) || a.ends_with('-') || m.ends_with(a.as_str()))
-                })
-                .and_then(|i| cmd.arg_locations.get(i).cloned())
-                .unwrap_or_else(|| location.clone()),
-            _ => location.clone(),
-        };
-        out.diagnostics.push(Diagnostic::error(
-            Code::KubectlCommand,
-            loc,
-            format!(
-                "kubectl rejects this command: {}",
-                stderr.trim_end().replace('\n', " / ")
-            ),
-        ));
-        cmd.error = Some(stderr);
-    }
-    out.taint_commands.push(cmd);
-}
-
-/// Bare taint specs (`dedicated=gpu:NoSchedule`, several per line): additions become a
-/// taint list; removals need a node and a command, so they are reported.
-pub(crate) fn bare_specs(
-    out: &mut Parsed,
-    specs: &[(String, Location)],
-    location: Location,
-    form: Form,
-    version: KubeVersion,
-) {
-    let mut list = TaintList {
-        taints: Vec::new(),
-        locations: Vec::new(),
-        location,
-        form,
-    };
-    for (spec, loc) in specs {
-        if spec.ends_with('-') {
-            out.diagnostics.push(Diagnostic::warning(
-                Code::KubectlCommand,
-                loc.clone(),
-                format!(
-                    "\"{spec}\" removes a taint, which needs a node: write it in a command such as kubectl taint nodes NODE {spec}"
-                ),
-            ));
-            continue;
-        }
-        match kubectl::parse_taints(&[spec.as_str()], version) {
-            Ok(p) => {
-                for t in p.to_add {
-                    list.taints.push(t);
-                    list.locations.push(loc.clone());
-                }
-            }
-            Err(e) => out.diagnostics.push(Diagnostic::error(
-                Code::InvalidValue,
-                loc.clone(),
-                format!("this taint spec is not valid (kubectl says: {e})"),
-            )),
-        }
-    }
-    if !list.taints.is_empty() {
-        out.taint_lists.push(list);
-    }
 }
 
 /// Whether a word looks like a taint spec (`key=value:Effect`, `key:Effect`, `key-`).

@@ -33,6 +33,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod commands;
 mod describe;
 mod detect;
 pub mod diag;

@@ -1,0 +1,184 @@
+//! Anonymous documents: a mapping or list without `kind` holding taints or tolerations
+//! (or a fragment cut around `tolerations:` / `taints:`).
+
+use super::*;
+
+impl Reducer<'_> {
+    /// A mapping without `kind`: a bare taint or toleration, or a fragment that holds
+    /// `tolerations:` / `taints:` somewhere people usually cut it from.
+    pub(super) fn bare_map(&mut self, v: &Value, path: &str) {
+        let mut found = false;
+        let spots: [&[&str]; 6] = [
+            &["tolerations"],
+            &["taints"],
+            &["spec", "tolerations"],
+            &["spec", "taints"],
+            &["spec", "template", "spec", "tolerations"],
+            &["template", "spec", "tolerations"],
+        ];
+        for spot in spots {
+            let mut cur = v;
+            let mut p = path.to_string();
+            let mut ok = true;
+            for seg in spot {
+                match cur.get(seg) {
+                    Some(e) => {
+                        cur = &e.value;
+                        p = join(&p, seg);
+                    }
+                    None => {
+                        ok = false;
+                        break;
+                    }
+                }
+            }
+            if !ok {
+                continue;
+            }
+            found = true;
+            let mut obj = Obj::bare();
+            if spot.last() == Some(&"taints") {
+                let (taints, locations) = self.taints_of(cur, &p, "NodeSpec", &mut obj);
+                if !obj.failed || !taints.is_empty() {
+                    let location = self.loc(cur.pos, &p);
+                    self.out.taint_lists.push(TaintList {
+                        taints,
+                        locations,
+                        location,
+                        form: self.form,
+                    });
+                }
+            } else {
+                let (tolerations, locations) = self.tolerations_of(cur, &p, "PodSpec", &mut obj);
+                if !obj.failed || !tolerations.is_empty() {
+                    let location = self.loc(cur.pos, &p);
+                    self.out.toleration_lists.push(TolerationList {
+                        tolerations,
+                        locations,
+                        location,
+                        form: self.form,
+                    });
+                }
+            }
+        }
+        if found {
+            return;
+        }
+        let entries = v.entries().unwrap_or(&[]);
+        let looks_like = entries.iter().any(|e| {
+            TOLERATION_FIELDS.contains(&e.key.as_str()) || TAINT_FIELDS.contains(&e.key.as_str())
+        });
+        if looks_like {
+            let as_toleration = self.is_toleration(v);
+            let mut obj = Obj::bare();
+            let location = self.loc(v.pos, path);
+            if as_toleration {
+                if let Some((t, l)) = self.toleration(v, path, &mut obj) {
+                    self.out.toleration_lists.push(TolerationList {
+                        tolerations: vec![t],
+                        locations: vec![l],
+                        location,
+                        form: self.form,
+                    });
+                }
+            } else if let Some((t, l)) = self.taint(v, path, &mut obj) {
+                self.out.taint_lists.push(TaintList {
+                    taints: vec![t],
+                    locations: vec![l],
+                    location,
+                    form: self.form,
+                });
+            }
+            return;
+        }
+        let keys: Vec<&str> = entries.iter().take(5).map(|e| e.key.as_str()).collect();
+        let loc = self.loc(v.pos, path);
+        self.push(Diagnostic::warning(
+            Code::Unrecognized,
+            loc,
+            format!(
+                "this object has no kind and no taints or tolerations (keys: {}); expected a Kubernetes object (with kind), a taints: or tolerations: list, or a single taint or toleration",
+                keys.join(", ")
+            ),
+        ));
+    }
+
+    /// Whether a bare `{key, ...}` object is a toleration (operator or seconds, or no
+    /// effect) rather than a taint (timeAdded, or an effect and nothing else to tell).
+    pub(super) fn is_toleration(&self, v: &Value) -> bool {
+        let has = |k: &str| v.get(k).is_some();
+        if has("operator") || has("tolerationSeconds") {
+            return true;
+        }
+        if has("timeAdded") {
+            return false;
+        }
+        let effect_set =
+            matches!(v.get("effect").map(|e| &e.value.kind), Some(Kind::Str(s)) if !s.is_empty());
+        if !effect_set {
+            return true;
+        }
+        self.prefer == Prefer::Tolerations
+    }
+
+    pub(super) fn bare_seq(&mut self, v: &Value, items: &[Value], path: &str) {
+        // Objects with a kind are read one by one; strings are taint specs; the rest
+        // is one list of taints or tolerations.
+        let mut plain: Vec<(usize, &Value)> = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            let p = index(path, i);
+            match &item.kind {
+                Kind::Map(_) if item.get("kind").is_some() => self.object(item, &p),
+                Kind::Map(_) => plain.push((i, item)),
+                Kind::Str(s) => self.spec_text(s, item.pos, &p),
+                Kind::Null(_) => {}
+                _ => {
+                    let loc = self.loc(item.pos, &p);
+                    self.push(Diagnostic::warning(
+                        Code::Unrecognized,
+                        loc,
+                        format!("a list item here should be a taint, a toleration or an object, found {}", describe(item)),
+                    ));
+                }
+            }
+        }
+        if plain.is_empty() {
+            return;
+        }
+        let tolerations = plain.iter().any(|(_, it)| it.get("operator").is_some() || it.get("tolerationSeconds").is_some())
+            || (!plain.iter().any(|(_, it)| it.get("timeAdded").is_some())
+                && (self.prefer == Prefer::Tolerations
+                    || plain.iter().any(|(_, it)| !matches!(it.get("effect").map(|e| &e.value.kind), Some(Kind::Str(s)) if !s.is_empty()))));
+        let mut obj = Obj::bare();
+        let location = self.loc(v.pos, path);
+        if tolerations {
+            let mut list = TolerationList {
+                tolerations: vec![],
+                locations: vec![],
+                location,
+                form: self.form,
+            };
+            for (i, it) in plain {
+                if let Some((t, l)) = self.toleration(it, &index(path, i), &mut obj) {
+                    list.tolerations.push(t);
+                    list.locations.push(l);
+                }
+            }
+            self.out.toleration_lists.push(list);
+        } else {
+            let mut list = TaintList {
+                taints: vec![],
+                locations: vec![],
+                location,
+                form: self.form,
+            };
+            for (i, it) in plain {
+                if let Some((t, l)) = self.taint(it, &index(path, i), &mut obj) {
+                    list.taints.push(t);
+                    list.locations.push(l);
+                }
+            }
+            self.out.taint_lists.push(list);
+        }
+    }
+}

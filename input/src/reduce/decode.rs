@@ -1,0 +1,335 @@
+//! Decoding as the API server's JSON decoder does: unknown fields, wrong types, and the
+//! typed readers (strings, integers, booleans, string maps, lists, `metadata`) that report
+//! them in kubectl's words and in plain ones.
+
+use super::*;
+
+impl Reducer<'_> {
+    pub(super) fn unknown_fields(
+        &mut self,
+        v: &Value,
+        path: &str,
+        known: &[&str],
+        what: &str,
+        obj: &Obj,
+    ) {
+        let Some(entries) = v.entries() else { return };
+        for e in entries {
+            if known.contains(&e.key.as_str()) {
+                continue;
+            }
+            let field = join(path, &e.key);
+            let mut msg = format!("unknown field \"{}\" in {what}", e.key);
+            match suggest(&e.key, known) {
+                Some(s) => msg.push_str(&format!("; did you mean \"{s}\"?")),
+                None => msg.push('.'),
+            }
+            msg.push_str(" The API server ignores it");
+            if let Some(c) = consequence(what, suggest(&e.key, known)) {
+                msg.push_str(&format!(": {c}"));
+            }
+            msg.push('.');
+            if !obj.kind.is_empty() {
+                let rel = field
+                    .strip_prefix(&obj.base)
+                    .map(|r| r.trim_start_matches('.'))
+                    .unwrap_or(&field);
+                msg.push_str(&format!(
+                    " kubectl apply (--validate=strict, the default) rejects it: strict decoding error: unknown field \"{rel}\""
+                ));
+            }
+            let loc = self.loc(e.key_pos, &field);
+            self.push(Diagnostic::warning(Code::UnknownField, loc, msg));
+        }
+    }
+
+    pub(super) fn type_error(
+        &mut self,
+        v: &Value,
+        path: &str,
+        go_type: &str,
+        want: Want,
+        obj: &mut Obj,
+    ) {
+        obj.failed = true;
+        let key = last_segment(path);
+        let mut msg = format!("{path} must be {}, but {}", want.words(), describe(v));
+        let json = self.form == Form::Json;
+        match (&v.kind, want) {
+            (Kind::Bool(..) | Kind::Num(_), Want::Str) => {
+                let src = source_text(v);
+                if json {
+                    msg.push_str(&format!("; write \"{key}\": \"{src}\""));
+                } else {
+                    msg.push_str(&format!("; quote it: {key}: \"{src}\""));
+                }
+            }
+            (Kind::Str(s), Want::Int64 | Want::Int32) if s.trim().parse::<i64>().is_ok() => {
+                if json {
+                    msg.push_str(&format!("; remove the quotes: \"{key}\": {}", s.trim()));
+                } else {
+                    msg.push_str(&format!("; remove the quotes: {key}: {}", s.trim()));
+                }
+            }
+            (Kind::Str(s), Want::Bool) if s == "true" || s == "false" => {
+                msg.push_str(&format!("; remove the quotes: {key}: {s}"));
+            }
+            _ => {}
+        }
+        if !obj.kind.is_empty() {
+            let jt = match (&v.kind, want) {
+                (Kind::Num(n), Want::Int64 | Want::Int32) => format!("number {}", n.json),
+                _ => v.json_type().to_string(),
+            };
+            let field = go_path(path, &obj.base);
+            msg.push_str(&format!(
+                ". kubectl rejects the object: {k} in version \"{ver}\" cannot be handled as a {k}: json: cannot unmarshal {jt} into Go struct field {go_type}.{field} of type {gt}",
+                k = obj.kind,
+                ver = obj.version,
+                gt = want.go()
+            ));
+        }
+        let loc = self.loc(v.pos, path);
+        self.push(Diagnostic::error(Code::WrongType, loc, msg));
+    }
+
+    pub(super) fn get_str(
+        &mut self,
+        v: &Value,
+        path: &str,
+        go_type: &str,
+        obj: &mut Obj,
+    ) -> Option<String> {
+        match &v.kind {
+            Kind::Str(s) => Some(s.clone()),
+            Kind::Null(_) => Some(String::new()),
+            Kind::Num(n) if n.json.is_empty() => {
+                self.non_finite(v, path, obj);
+                None
+            }
+            _ => {
+                self.type_error(v, path, go_type, Want::Str, obj);
+                None
+            }
+        }
+    }
+
+    pub(super) fn non_finite(&mut self, v: &Value, path: &str, obj: &mut Obj) {
+        obj.failed = true;
+        let loc = self.loc(v.pos, path);
+        self.push(Diagnostic::error(
+            Code::WrongType,
+            loc,
+            format!(
+                "`{}` is read as an infinite or not-a-number float, which JSON cannot carry; kubectl fails with: json: unsupported value",
+                source_text(v)
+            ),
+        ));
+    }
+
+    pub(super) fn opt_str(
+        &mut self,
+        v: &Value,
+        key: &str,
+        base: &str,
+        go_type: &str,
+        obj: &mut Obj,
+    ) -> Option<String> {
+        let e = v.get(key)?;
+        let path = join(base, key);
+        self.get_str(&e.value, &path, go_type, obj)
+    }
+
+    pub(super) fn get_int(
+        &mut self,
+        v: &Value,
+        path: &str,
+        go_type: &str,
+        want: Want,
+        obj: &mut Obj,
+    ) -> Option<i64> {
+        match &v.kind {
+            Kind::Null(_) => None,
+            Kind::Num(n) => {
+                let parsed = n.json.parse::<i64>().ok().filter(|x| match want {
+                    Want::Int32 => i32::try_from(*x).is_ok(),
+                    _ => true,
+                });
+                if parsed.is_none() {
+                    self.type_error(v, path, go_type, want, obj);
+                }
+                parsed
+            }
+            _ => {
+                self.type_error(v, path, go_type, want, obj);
+                None
+            }
+        }
+    }
+
+    pub(super) fn get_bool(
+        &mut self,
+        v: &Value,
+        path: &str,
+        go_type: &str,
+        obj: &mut Obj,
+    ) -> Option<bool> {
+        match &v.kind {
+            Kind::Bool(b, _) => Some(*b),
+            Kind::Null(_) => None,
+            _ => {
+                self.type_error(v, path, go_type, Want::Bool, obj);
+                None
+            }
+        }
+    }
+
+    /// A map of strings (labels); `quantity` accepts numbers (requests, limits).
+    pub(super) fn str_map(
+        &mut self,
+        v: &Value,
+        path: &str,
+        go_type: &str,
+        quantity: bool,
+        obj: &mut Obj,
+    ) -> BTreeMap<String, String> {
+        let mut out = BTreeMap::new();
+        match &v.kind {
+            Kind::Map(entries) => {
+                for e in entries {
+                    let p = join(path, &e.key);
+                    if quantity {
+                        let text = match &e.value.kind {
+                            Kind::Str(s) => Some(s.clone()),
+                            Kind::Num(n) if !n.json.is_empty() => Some(n.json.clone()),
+                            Kind::Null(_) => None,
+                            _ => {
+                                self.type_error(&e.value, &p, go_type, Want::Quantity, obj);
+                                None
+                            }
+                        };
+                        if let Some(t) = text {
+                            if Quantity::parse(&t).is_none() {
+                                obj.failed = true;
+                                let loc = self.loc(e.value.pos, &p);
+                                self.push(Diagnostic::error(
+                                    Code::InvalidValue,
+                                    loc,
+                                    format!("\"{t}\" is not a resource quantity (such as 500m, 2, 1.5Gi): {QUANTITY_FORMAT}"),
+                                ));
+                            } else {
+                                out.insert(e.key.clone(), t);
+                            }
+                        }
+                    } else {
+                        match &e.value.kind {
+                            Kind::Str(s) => {
+                                out.insert(e.key.clone(), s.clone());
+                            }
+                            Kind::Null(_) => {
+                                out.insert(e.key.clone(), String::new());
+                            }
+                            _ => {
+                                // Go names the map field itself for a bad value.
+                                let mut tmp = Obj {
+                                    failed: false,
+                                    ..Obj::bare()
+                                };
+                                std::mem::swap(&mut tmp.kind, &mut obj.kind);
+                                std::mem::swap(&mut tmp.version, &mut obj.version);
+                                std::mem::swap(&mut tmp.base, &mut obj.base);
+                                self.type_error(&e.value, &p, go_type, Want::Str, &mut tmp);
+                                if let Some(d) = self.out.diagnostics.last_mut() {
+                                    // Point Go's message at the map, as Go does.
+                                    let field = go_path(path, &tmp.base);
+                                    let with_key = go_path(&p, &tmp.base);
+                                    d.message = d.message.replace(
+                                        &format!("{go_type}.{with_key} "),
+                                        &format!("{go_type}.{field} "),
+                                    );
+                                }
+                                std::mem::swap(&mut tmp.kind, &mut obj.kind);
+                                std::mem::swap(&mut tmp.version, &mut obj.version);
+                                std::mem::swap(&mut tmp.base, &mut obj.base);
+                                obj.failed = true;
+                            }
+                        }
+                    }
+                }
+            }
+            Kind::Null(_) => {}
+            _ => self.type_error(
+                v,
+                path,
+                go_type,
+                if quantity {
+                    Want::Object("v1.ResourceList")
+                } else {
+                    Want::StrMap
+                },
+                obj,
+            ),
+        }
+        out
+    }
+
+    pub(super) fn list<'v>(
+        &mut self,
+        v: &'v Value,
+        path: &str,
+        go_type: &str,
+        elem: &'static str,
+        obj: &mut Obj,
+    ) -> &'v [Value] {
+        match &v.kind {
+            Kind::Seq(items) => items,
+            Kind::Null(_) => &[],
+            _ => {
+                self.type_error(v, path, go_type, Want::Array(elem), obj);
+                &[]
+            }
+        }
+    }
+
+    pub(super) fn metadata(
+        &mut self,
+        v: &Value,
+        path: &str,
+        obj: &mut Obj,
+    ) -> (String, String, BTreeMap<String, String>) {
+        let Some(m) = v.get("metadata") else {
+            return Default::default();
+        };
+        let mpath = join(path, "metadata");
+        if !matches!(m.value.kind, Kind::Map(_)) {
+            if !matches!(m.value.kind, Kind::Null(_)) {
+                self.type_error(
+                    &m.value,
+                    &mpath,
+                    "ObjectMeta",
+                    Want::Object("v1.ObjectMeta"),
+                    obj,
+                );
+            }
+            return Default::default();
+        }
+        let name = self
+            .opt_str(&m.value, "name", &mpath, "ObjectMeta", obj)
+            .unwrap_or_default();
+        let name = if name.is_empty() {
+            self.opt_str(&m.value, "generateName", &mpath, "ObjectMeta", obj)
+                .unwrap_or_default()
+        } else {
+            name
+        };
+        let ns = self
+            .opt_str(&m.value, "namespace", &mpath, "ObjectMeta", obj)
+            .unwrap_or_default();
+        let labels = match m.value.get("labels") {
+            Some(l) => self.str_map(&l.value, &join(&mpath, "labels"), "ObjectMeta", false, obj),
+            None => BTreeMap::new(),
+        };
+        self.unknown_fields(&m.value, &mpath, &META_FIELDS, "metadata", obj);
+        (name, ns, labels)
+    }
+}
