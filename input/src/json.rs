@@ -588,6 +588,29 @@ mod tests {
     }
 
     #[test]
+    fn raw_control_characters_in_strings_are_located_errors() {
+        // encoding/json refuses U+0000-U+001F inside a string ("invalid character '\x00'
+        // in string literal"); DEL and C1 controls are allowed there, unlike in YAML.
+        for (c, col) in [('\u{0}', 9), ('\u{1b}', 9), ('\u{1f}', 9)] {
+            let text = format!("{{\"a\": \"x{c}y\"}}");
+            let (docs, diags) = parse(&text);
+            assert!(docs.iter().all(|d| d.root.is_none()), "{text:?}");
+            assert_eq!(diags.len(), 1, "{text:?}");
+            assert_eq!(diags[0].code, Code::JsonSyntax);
+            assert_eq!((diags[0].location.line, diags[0].location.column), (1, col));
+        }
+        for c in ['\u{7f}', '\u{85}', '\u{9f}'] {
+            let (docs, diags) = parse(&format!("{{\"a\": \"x{c}y\"}}"));
+            assert!(diags.is_empty(), "{diags:?}");
+            assert!(docs[0].root.is_some());
+        }
+        // Outside strings a control character is not whitespace.
+        let (_, diags) = parse("{\"a\":\u{0}1}");
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0].code, Code::JsonSyntax);
+    }
+
+    #[test]
     fn same_tree_as_yaml() {
         let json = "{\"kind\": \"Node\", \"status\": {\"images\": [{\"names\": [\"a\"]}], \"conditions\": [{\"type\": \"Ready\", \"status\": \"True\", \"lastHeartbeatTime\": \"x\"}]}, \"spec\": {\"taints\": [{\"key\": \"k\", \"effect\": \"NoSchedule\", \"tolerationSeconds\": 1.5}]}}";
         let (docs, diags) = parse(json);

@@ -35,7 +35,137 @@ struct Builder<'a> {
 
 /// Reads a YAML stream. `text` starts at line `base_line + 1` of the paste; documents
 /// are numbered from `first_index`. Returns the documents; problems go to `diags`.
+///
+/// A document holding a character outside YAML's printable set is rejected as a whole,
+/// as the API server and kubectl reject it (see [`disallowed_chars`]); the others are
+/// read as usual.
 pub(crate) fn parse_stream(
+    text: &str,
+    base_line: u32,
+    first_index: usize,
+    limits: &Limits,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Doc> {
+    let bad = disallowed_chars(text);
+    if bad.is_empty() {
+        return parse_clean_stream(text, base_line, first_index, limits, diags);
+    }
+    // yaml-rust2 ends the stream at a NUL and accepts the other controls, so parse a copy
+    // with each rejected character replaced by a letter (same lines and columns), then
+    // reject the documents that held one.
+    let clean: String = text
+        .chars()
+        .map(|c| if is_yaml_printable(c) { c } else { 'x' })
+        .collect();
+    let mut parsed_diags = Vec::new();
+    let mut docs = parse_clean_stream(&clean, base_line, first_index, limits, &mut parsed_diags);
+    let mut rejected: Vec<(usize, Diagnostic)> = Vec::new();
+    let mut preamble: Option<Diagnostic> = None;
+    for b in &bad {
+        let line = base_line + b.line;
+        let message = format!(
+            "{} is not allowed in YAML, so the document is not read; kubectl and the API server reject it with \"error converting YAML to JSON: yaml: control characters are not allowed\"",
+            describe_char(b.ch)
+        );
+        // The document the character is in: the last one starting at or before its line;
+        // text before the first document belongs to it unless a `---` line separates them.
+        let first_is_explicit = docs.first().is_some_and(|d| {
+            text.lines()
+                .nth(d.line.saturating_sub(base_line + 1) as usize)
+                .is_some_and(|l| l.starts_with("---"))
+        });
+        let slot = docs
+            .iter()
+            .rposition(|d| d.line <= line)
+            .or((!first_is_explicit && !docs.is_empty()).then_some(0));
+        match slot {
+            Some(slot) => {
+                let index = docs[slot].index;
+                if rejected.iter().all(|(i, _)| *i != index) {
+                    docs[slot].root = None;
+                    let at = Location::at(index, line as usize, b.column as usize);
+                    rejected.push((index, Diagnostic::error(Code::YamlSyntax, at, message)));
+                }
+            }
+            // Before the first `---`: kubectl's document splitter makes that text (here
+            // only comments) a document of its own, which fails; the next one is read.
+            None if preamble.is_none() => {
+                let index = docs.first().map_or(first_index, |d| d.index);
+                let at = Location::at(index, line as usize, b.column as usize);
+                preamble = Some(Diagnostic::error(Code::YamlSyntax, at, message));
+            }
+            None => {}
+        }
+    }
+    // What the parser said about a rejected document describes the copy, not the text.
+    parsed_diags.retain(|d| !rejected.iter().any(|(i, _)| *i == d.location.document));
+    diags.extend(parsed_diags);
+    diags.extend(preamble);
+    diags.extend(rejected.into_iter().map(|(_, d)| d));
+    if docs.is_empty() {
+        // Nothing but comments around the character: still one (unreadable) document.
+        docs.push(Doc {
+            index: first_index,
+            line: base_line + bad[0].line,
+            root: None,
+        });
+    }
+    docs
+}
+
+/// A character go-yaml's reader refuses, with its place (line 1-based within the text,
+/// column 1-based in characters).
+struct BadChar {
+    line: u32,
+    column: u32,
+    ch: char,
+}
+
+/// go-yaml v2's reader (`yaml_parser_update_buffer` in `readerc.go`, used by
+/// sigs.k8s.io/yaml's `YAMLToJSON` in kubectl and the API server) accepts only TAB, LF,
+/// CR, U+0020-U+007E, NEL (U+0085), U+00A0-U+D7FF, U+E000-U+FFFD and U+10000 and above;
+/// anything else fails with `yaml: control characters are not allowed`.
+fn is_yaml_printable(c: char) -> bool {
+    matches!(c,
+        '\t' | '\n' | '\r' | '\u{20}'..='\u{7e}' | '\u{85}' | '\u{a0}'..='\u{d7ff}'
+        | '\u{e000}'..='\u{fffd}' | '\u{10000}'..)
+}
+
+/// Every character [`is_yaml_printable`] refuses, in text order.
+fn disallowed_chars(text: &str) -> Vec<BadChar> {
+    let mut out = Vec::new();
+    for (i, line) in text.split('\n').enumerate() {
+        for (j, ch) in line.chars().enumerate() {
+            if !is_yaml_printable(ch) {
+                out.push(BadChar {
+                    line: i as u32 + 1,
+                    column: j as u32 + 1,
+                    ch,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// `the control character U+0000 (NUL)`, `the noncharacter U+FFFE`.
+fn describe_char(c: char) -> String {
+    const C0: [&str; 32] = [
+        "NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "HT", "LF", "VT", "FF", "CR",
+        "SO", "SI", "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM", "SUB",
+        "ESC", "FS", "GS", "RS", "US",
+    ];
+    let u = c as u32;
+    match u {
+        0..=0x1f => format!("the control character U+{u:04X} ({})", C0[u as usize]),
+        0x7f => String::from("the control character U+007F (DEL)"),
+        0x80..=0x9f => format!("the C1 control character U+{u:04X}"),
+        _ => format!("the noncharacter U+{u:04X}"),
+    }
+}
+
+/// [`parse_stream`] on text without rejected characters.
+fn parse_clean_stream(
     text: &str,
     base_line: u32,
     first_index: usize,
@@ -626,6 +756,100 @@ mod tests {
         let mut diags = Vec::new();
         let docs = parse_stream(text, 0, 1, &Limits::default(), &mut diags);
         (docs, diags)
+    }
+
+    /// The YAML error diagnostics: (document, line, column, message).
+    fn errors(diags: &[Diagnostic]) -> Vec<(usize, usize, usize, String)> {
+        diags
+            .iter()
+            .map(|d| {
+                (
+                    d.location.document,
+                    d.location.line,
+                    d.location.column,
+                    d.message.clone(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn control_characters_reject_their_document_only() {
+        let text = "a: 1\n---\nb: x\u{0}y\n---\nc: 3\n";
+        let (docs, diags) = parse(text);
+        assert_eq!(docs.len(), 3);
+        assert!(docs[0].root.is_some());
+        assert!(docs[1].root.is_none());
+        assert!(docs[2].root.is_some());
+        let e = errors(&diags);
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!((e[0].0, e[0].1, e[0].2), (2, 3, 5));
+        assert!(
+            e[0].3
+                .starts_with("the control character U+0000 (NUL) is not allowed in YAML")
+        );
+        assert!(e[0].3.contains("yaml: control characters are not allowed"));
+    }
+
+    #[test]
+    fn each_refused_character_is_named_and_located() {
+        for (c, name) in [
+            ('\u{1}', "the control character U+0001 (SOH)"),
+            ('\u{8}', "the control character U+0008 (BS)"),
+            ('\u{b}', "the control character U+000B (VT)"),
+            ('\u{c}', "the control character U+000C (FF)"),
+            ('\u{1b}', "the control character U+001B (ESC)"),
+            ('\u{7f}', "the control character U+007F (DEL)"),
+            ('\u{80}', "the C1 control character U+0080"),
+            ('\u{9f}', "the C1 control character U+009F"),
+            ('\u{fffe}', "the noncharacter U+FFFE"),
+            ('\u{ffff}', "the noncharacter U+FFFF"),
+        ] {
+            // In a plain scalar, a quoted scalar, a block scalar and a comment.
+            for (text, line, col) in [
+                (format!("k: a{c}b\n"), 1, 5),
+                (format!("k: 'a{c}'\n"), 1, 6),
+                (format!("k: |\n  a{c}\n"), 2, 4),
+                (format!("# x{c}\nk: v\n"), 1, 4),
+            ] {
+                let (docs, diags) = parse(&text);
+                assert!(docs.iter().all(|d| d.root.is_none()), "{text:?}");
+                let e = errors(&diags);
+                assert_eq!(e.len(), 1, "{text:?}: {e:?}");
+                assert_eq!((e[0].1, e[0].2), (line, col), "{text:?}");
+                assert!(e[0].3.starts_with(name), "{text:?}: {}", e[0].3);
+            }
+        }
+    }
+
+    #[test]
+    fn yaml_printable_characters_pass() {
+        // TAB, CR LF, NEL, NBSP, private use, U+FFFD and astral characters are allowed.
+        let (docs, diags) = parse("k: \"a\tb\u{85}\u{a0}\u{e000}\u{fffd}\u{1f600}\"\r\n");
+        assert!(diags.is_empty(), "{diags:?}");
+        assert!(docs[0].root.is_some());
+        assert!(disallowed_chars("\t\r\n \u{85}\u{d7ff}\u{e000}\u{10ffff}").is_empty());
+        assert_eq!(disallowed_chars("ok\nb\u{0}\u{9f}").len(), 2);
+    }
+
+    #[test]
+    fn a_paste_of_only_a_control_character_is_one_rejected_document() {
+        let (docs, diags) = parse("\u{0}");
+        assert_eq!(docs.len(), 1);
+        assert!(docs[0].root.is_none());
+        assert_eq!(errors(&diags).len(), 1);
+        // Comments before the first `---` are a document of their own for kubectl: the
+        // error is reported there and the next document is still read.
+        let (docs, diags) = parse("# \u{7}\n---\nk: v\n");
+        let e = errors(&diags);
+        assert_eq!(e.len(), 1);
+        assert_eq!((e[0].1, e[0].2), (1, 3));
+        assert!(docs.iter().any(|d| d.root.is_some()));
+        // A comment at the end of a document belongs to it.
+        let (docs, diags) = parse("k: v\n# \u{7}\n---\nk2: v\n");
+        assert_eq!(errors(&diags).len(), 1);
+        assert!(docs[0].root.is_none());
+        assert!(docs[1].root.is_some());
     }
 
     fn root(text: &str) -> Value {
