@@ -644,7 +644,9 @@ pub fn parse_taint_command<S: AsRef<str>>(
     let target = if flags.all {
         NodeTarget::All
     } else if !selector.is_empty() {
-        NodeTarget::Selector(LabelSelector::parse(&selector).map_err(CommandError::Plain)?)
+        NodeTarget::Selector(
+            LabelSelector::parse_for_version(&selector, version).map_err(CommandError::Plain)?,
+        )
     } else if !flags.selector.is_empty() {
         // Upstream quirk: a blank `-l " "` passes validateFlags, so no name was required
         // and none is used; the builder then has a type but nothing to select.
