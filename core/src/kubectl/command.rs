@@ -20,8 +20,13 @@ use super::taint::{
     reorganize_taints, validate_flags,
 };
 use crate::model::{Node, Taint};
-use crate::validation::go_quote;
+use crate::validation::{go_quote, go_sprintf_no_args};
 use crate::version::KubeVersion;
+
+/// Release whose `kubectl taint` passes the taint-spec error to `cmdutil.UsageErrorf` as an
+/// argument (`"%s"`) rather than as the format (k8s.io/kubectl `pkg/cmd/taint/taint.go`
+/// `Complete`).
+const USAGE_MESSAGE_AS_ARGUMENT_MINOR: u16 = 32;
 
 /// The `--dry-run` strategy.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -631,7 +636,15 @@ pub fn parse_taint_command<S: AsRef<str>>(
             "at least one taint update is required",
         )));
     }
-    let parsed = parse_taints(&specs, version).map_err(CommandError::Usage)?;
+    let parsed = parse_taints(&specs, version).map_err(|m| {
+        // Before 1.32, taint.go passed the message as UsageErrorf's format string, so
+        // `%` in a spec went through fmt.Sprintf without operands.
+        CommandError::Usage(if version.at_least(USAGE_MESSAGE_AS_ARGUMENT_MINOR) {
+            m
+        } else {
+            go_sprintf_no_args(&m)
+        })
+    })?;
 
     let resource_type = resources.first().map(String::as_str).unwrap_or_default();
     check_resource_type(resource_type)?;
@@ -644,9 +657,7 @@ pub fn parse_taint_command<S: AsRef<str>>(
     let target = if flags.all {
         NodeTarget::All
     } else if !selector.is_empty() {
-        NodeTarget::Selector(
-            LabelSelector::parse_for_version(&selector, version).map_err(CommandError::Plain)?,
-        )
+        NodeTarget::Selector(LabelSelector::parse(&selector).map_err(CommandError::Plain)?)
     } else if !flags.selector.is_empty() {
         // Upstream quirk: a blank `-l " "` passes validateFlags, so no name was required
         // and none is used; the builder then has a type but nothing to select.
@@ -863,6 +874,26 @@ mod tests {
 
     fn err(args: &[&str]) -> Option<CommandError> {
         parse_taint_command(args, V).err()
+    }
+
+    #[test]
+    fn usage_errors_went_through_sprintf_before_1_32() {
+        let args = ["node", "n1", "a%d=v:NoSchedule"];
+        let at = |minor| {
+            parse_taint_command(&args, KubeVersion::new(minor, 0))
+                .err()
+                .map(|e| String::from(e.message()))
+                .unwrap_or_default()
+        };
+        assert!(at(32).starts_with("invalid taint spec: a%d=v:NoSchedule, "));
+        assert!(at(31).starts_with("invalid taint spec: a%!d(MISSING)=v:NoSchedule, "));
+        // The printed text carries the same mangling.
+        let printed = parse_taint_command(&args, KubeVersion::new(31, 0))
+            .err()
+            .map(|e| e.stderr())
+            .unwrap_or_default();
+        assert!(printed.starts_with("error: invalid taint spec: a%!d(MISSING)=v"));
+        assert!(printed.ends_with("See 'kubectl taint -h' for help and examples\n"));
     }
 
     #[test]
