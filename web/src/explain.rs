@@ -8,8 +8,8 @@ use std::rc::Rc;
 
 use taintlab_core::admission::TolerationOrigin;
 use taintlab_core::matching::{MatchOutcome, describe_toleration, taint_to_string};
+use taintlab_core::scheduling::Verdict;
 use taintlab_core::scheduling::explain::{Eviction, TaintRole, ToleratedVia};
-use taintlab_core::scheduling::{Verdict, explain};
 use taintlab_core::{TaintEffect, Toleration};
 use taintlab_input::ReasonKind;
 use yew::prelude::*;
@@ -89,7 +89,9 @@ pub fn explain_cell(props: &ExplainProps) -> Html {
     let (Some(pod), Some(node)) = (a.pods.get(sel.pod), a.nodes.get(sel.node)) else {
         return html! { <p class="empty">{t.s(K::ExplainPick)}</p> };
     };
-    let x = explain(&pod.pod, &node.node, a.semantics);
+    let Some(x) = a.explain(sel.pod, sel.node) else {
+        return html! { <p class="empty">{t.s(K::ExplainPick)}</p> };
+    };
     let verdict = match x.verdict {
         Verdict::Schedulable => t.s(K::VerdictSchedulable).to_string(),
         Verdict::Penalized {
@@ -235,12 +237,12 @@ pub fn pod_details(props: &PodDetailsProps) -> Html {
                 <p>{t.s(K::NoTolerations)}</p>
             } else {
                 <ol class="tolerations">
-                    { for pod.tolerations.iter().map(|(tol, o)| html!{
-                        <li><code>{toleration_line(tol)}</code>{" — "}<span class="muted">{origin_text(t, *o)}</span></li>
+                    { for pod.tolerations.iter().map(|e| html!{
+                        <li><code>{toleration_line(&e.toleration)}</code>{" — "}<span class="muted">{origin_text(t, e.origin)}</span></li>
                     }) }
                 </ol>
             }
-            { for pod.dropped.iter().map(|d| html!{ <p class="note">{t.f(K::Dropped, &[&toleration_line(d)])}</p> }) }
+            { for pod.dropped.iter().map(|d| html!{ <p class="note">{t.f(K::Dropped, &[&toleration_line(&d.toleration)])}</p> }) }
             if let Some(r) = &pod.rejection {
                 <p class="bad-text">{t.s(K::AdmissionRejected)}{" "}<code class="engine">{r.clone()}</code></p>
             }
@@ -250,7 +252,7 @@ pub fn pod_details(props: &PodDetailsProps) -> Html {
                 <ul class="validation">
                     { for pod.validation.iter().map(|e| {
                         let idx = toleration_index(&e.field);
-                        let line = idx.and_then(|i| pod.toleration_lines.get(i)).copied();
+                        let line = idx.and_then(|i| pod.submitted_locations.get(i)).map(|l| l.line);
                         html!{
                             <li>
                                 if let Some(l) = line { <span class="muted">{t.f(K::ValidationLine, &[&l.to_string()])}{": "}</span> }

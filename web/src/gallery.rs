@@ -431,24 +431,16 @@ pub fn gallery(props: &GalleryProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::{Config, analyse};
-    use crate::parse::{PaneKind, parse_pane};
-    use taintlab_core::Semantics;
+    use crate::analysis::{analyse, state_options};
+    use crate::parse::parse_pane;
+    use taintlab_scenario::PaneKind;
 
     fn run(s: &State) -> crate::analysis::Analysis {
         let n = parse_pane(&s.nodes, PaneKind::Nodes);
         let p = parse_pane(&s.pods, PaneKind::Pods);
-        assert_eq!(n.errors().count(), 0, "{:?}", n.diagnostics);
-        assert_eq!(p.errors().count(), 0, "{:?}", p.diagnostics);
-        analyse(
-            &n,
-            &p,
-            &Config {
-                semantics: Semantics::at(s.kube_version())
-                    .with_comparison_operators(s.comparison_operators),
-                admission: s.admission.clone(),
-            },
-        )
+        assert_eq!(n.errors().count(), 0, "{:?}", n.parsed.diagnostics);
+        assert_eq!(p.errors().count(), 0, "{:?}", p.parsed.diagnostics);
+        analyse(&n, &p, &state_options(s))
     }
 
     #[test]

@@ -34,13 +34,14 @@ use taintlab_core::Semantics;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::analysis::{Analysis, Config, analyse};
+use crate::analysis::{Analysis, analyse};
 use crate::i18n::{K, Lang, T};
 use crate::panes::{Pane, PaneView, Text};
-use crate::parse::{PaneKind, PaneParse, WORKER_THRESHOLD_BYTES, parse_pane};
+use crate::parse::{SharedPane, WORKER_THRESHOLD_BYTES, parse_pane};
 use crate::share::LinkError;
 use crate::store::{Action, State, Tab};
 use crate::theme::Theme;
+use taintlab_scenario::{PaneKind, ParsedPane};
 
 /// Local storage key of the language.
 pub const LANG_KEY: &str = "taintlab.lang";
@@ -146,7 +147,7 @@ fn link_error_text(t: T, e: &LinkError) -> String {
 #[derive(Clone, PartialEq)]
 struct Remote {
     text: Text,
-    parse: Rc<PaneParse>,
+    parse: SharedPane,
     ms: Option<f64>,
 }
 
@@ -156,7 +157,7 @@ struct Remote {
 fn use_pane(text: Rc<str>, kind: PaneKind) -> PaneView {
     let big = text.len() > WORKER_THRESHOLD_BYTES;
     let local = use_memo(Text(text.clone()), move |t| {
-        (t.0.len() <= WORKER_THRESHOLD_BYTES).then(|| Rc::new(parse_pane(&t.0, kind)))
+        (t.0.len() <= WORKER_THRESHOLD_BYTES).then(|| SharedPane::new(parse_pane(&t.0, kind)))
     });
     let remote = use_state(|| None::<Remote>);
     let seq = use_mut_ref(|| (0u64, 0u64));
@@ -176,7 +177,7 @@ fn use_pane(text: Rc<str>, kind: PaneKind) -> PaneView {
                     let remote = remote.clone();
                     let seq = seq.clone();
                     let text = text.clone();
-                    move |parse: PaneParse, ms: Option<f64>| {
+                    move |parse: ParsedPane, ms: Option<f64>| {
                         let mut s = seq.borrow_mut();
                         if my < s.1 {
                             return;
@@ -189,7 +190,7 @@ fn use_pane(text: Rc<str>, kind: PaneKind) -> PaneView {
                         }
                         remote.set(Some(Remote {
                             text: text.clone(),
-                            parse: Rc::new(parse),
+                            parse: SharedPane::new(parse),
                             ms,
                         }));
                     }
@@ -224,7 +225,9 @@ fn use_pane(text: Rc<str>, kind: PaneKind) -> PaneView {
         });
     }
     if !big {
-        let parse = (*local).clone().unwrap_or_default();
+        let parse = (*local)
+            .clone()
+            .unwrap_or_else(|| SharedPane::new(ParsedPane::empty(kind)));
         return PaneView {
             parse,
             pending: None,
@@ -243,7 +246,7 @@ fn use_pane(text: Rc<str>, kind: PaneKind) -> PaneView {
             worker_ms: None,
         },
         None => PaneView {
-            parse: Rc::new(PaneParse::default()),
+            parse: SharedPane::new(ParsedPane::empty(kind)),
             pending: Some(text.len()),
             worker_ms: None,
         },
@@ -286,14 +289,18 @@ pub fn app() -> Html {
 
     let nodes_view = use_pane(state.nodes.clone(), PaneKind::Nodes);
     let pods_view = use_pane(state.pods.clone(), PaneKind::Pods);
-    let config = Config {
-        semantics: Semantics::at(state.kube_version())
-            .with_comparison_operators(state.comparison_operators),
-        admission: state.admission.clone(),
-    };
+    let semantics =
+        Semantics::at(state.kube_version()).with_comparison_operators(state.comparison_operators);
     let analysis: Rc<Analysis> = {
-        let deps = (nodes_view.parse.clone(), pods_view.parse.clone(), config);
-        let memo = use_memo(deps, |(n, p, c)| Rc::new(analyse(n, p, c)));
+        let deps = (
+            nodes_view.parse.clone(),
+            pods_view.parse.clone(),
+            semantics,
+            state.admission.clone(),
+        );
+        let memo = use_memo(deps, |(n, p, s, a)| {
+            Rc::new(analyse(n, p, &analysis::options(*s, a)))
+        });
         (*memo).clone()
     };
 

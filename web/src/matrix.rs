@@ -9,7 +9,7 @@ use taintlab_core::scheduling::Verdict;
 use web_sys::HtmlElement;
 use yew::prelude::*;
 
-use crate::analysis::{Analysis, CellKind, CellView};
+use crate::analysis::{Analysis, CellKind, CellView, PodOrigin};
 use crate::i18n::{K, T, use_t};
 use crate::store::{Action, Selection};
 
@@ -264,7 +264,12 @@ pub fn rows(a: &Analysis, cols: &[Column]) -> Vec<RowData> {
             RowData {
                 row: r,
                 label: pod.label(),
-                kind: pod.kind.clone(),
+                // A bare toleration list is shown as such.
+                kind: if pod.origin == PodOrigin::TolerationList {
+                    "Tolerations".to_string()
+                } else {
+                    pod.kind.clone()
+                },
                 badge,
                 cells: cols.iter().map(|c| a.cell(r, c.node)).collect(),
             }

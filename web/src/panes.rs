@@ -10,7 +10,10 @@ use yew::prelude::*;
 
 use crate::analysis::CommandEntry;
 use crate::i18n::{K, T, use_t};
-use crate::parse::{Diag, PaneKind, PaneParse};
+use taintlab_input::{Diagnostic, Severity};
+use taintlab_scenario::{PaneKind, ParsedPane};
+
+use crate::parse::SharedPane;
 use crate::store::Action;
 
 /// Line height of the text box in pixels; the gutter and the error marks use it too.
@@ -39,7 +42,7 @@ impl PartialEq for Text {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PaneView {
     /// The latest parse (possibly of an older text while `pending`).
-    pub parse: Rc<PaneParse>,
+    pub parse: SharedPane,
     /// Bytes being read in the background, if any.
     pub pending: Option<usize>,
     /// How long the last background read took, in milliseconds.
@@ -82,7 +85,7 @@ pub struct PaneProps {
 
 fn pane_id(kind: PaneKind) -> &'static str {
     match kind {
-        PaneKind::Nodes => "nodes",
+        PaneKind::Nodes | PaneKind::Combined => "nodes",
         PaneKind::Pods => "pods",
     }
 }
@@ -117,28 +120,21 @@ fn read_file(file: web_sys::File, done: Callback<Rc<str>>) {
     });
 }
 
-fn summary(t: T, kind: PaneKind, p: &PaneParse) -> String {
+/// What a pane read; a bare taint list is one node and a bare toleration list one pod
+/// (the scenario's rule for anonymous lists).
+fn summary(t: T, p: &ParsedPane) -> String {
     let mut parts = Vec::new();
-    let nodes = p.nodes.len()
-        + if kind == PaneKind::Nodes {
-            p.taint_lists.len()
-        } else {
-            0
-        };
-    let pods = p.workloads.len()
-        + if kind == PaneKind::Pods {
-            p.toleration_lists.len()
-        } else {
-            0
-        };
+    let p = &p.parsed;
+    let nodes = p.nodes.len() + p.taint_lists.len();
+    let pods = p.workloads.len() + p.toleration_lists.len();
     if nodes > 0 {
         parts.push(t.f(K::CountNodes, &[&nodes.to_string()]));
     }
     if pods > 0 {
         parts.push(t.f(K::CountPods, &[&pods.to_string()]));
     }
-    if !p.commands.is_empty() {
-        parts.push(t.f(K::CountCommands, &[&p.commands.len().to_string()]));
+    if !p.taint_commands.is_empty() {
+        parts.push(t.f(K::CountCommands, &[&p.taint_commands.len().to_string()]));
     }
     if !p.events.is_empty() {
         parts.push(t.f(K::CountEvents, &[&p.events.len().to_string()]));
@@ -192,7 +188,7 @@ pub fn pane(props: &PaneProps) -> Html {
             crate::perf::note_edit();
             let text: Rc<str> = Rc::from(el.value());
             dispatch.emit(match kind {
-                PaneKind::Nodes => Action::SetNodes(text),
+                PaneKind::Nodes | PaneKind::Combined => Action::SetNodes(text),
                 PaneKind::Pods => Action::SetPods(text),
             });
         })
@@ -219,7 +215,7 @@ pub fn pane(props: &PaneProps) -> Html {
             show_big.set(false);
             let text: Rc<str> = Rc::from(data);
             dispatch.emit(match kind {
-                PaneKind::Nodes => Action::LoadNodes(text),
+                PaneKind::Nodes | PaneKind::Combined => Action::LoadNodes(text),
                 PaneKind::Pods => Action::LoadPods(text),
             });
         })
@@ -249,7 +245,7 @@ pub fn pane(props: &PaneProps) -> Html {
         let kind = props.kind;
         Callback::from(move |text: Rc<str>| {
             dispatch.emit(match kind {
-                PaneKind::Nodes => Action::LoadNodes(text),
+                PaneKind::Nodes | PaneKind::Combined => Action::LoadNodes(text),
                 PaneKind::Pods => Action::LoadPods(text),
             })
         })
@@ -343,22 +339,24 @@ pub fn pane(props: &PaneProps) -> Html {
         s
     });
 
-    let errors = p.diagnostics.iter().filter(|d| d.error).count();
-    let warnings = p.diagnostics.len() - errors;
+    let diagnostics = &p.parsed.diagnostics;
+    let errors = p.errors().count();
+    let warnings = diagnostics.len() - errors;
     let list_id = format!("{id}-diagnostics");
     let heading_id = format!("{id}-heading");
     let hint_id = format!("{id}-hint");
     let (title, hint) = match props.kind {
-        PaneKind::Nodes => (t.s(K::NodesPane), t.s(K::NodesHint)),
+        PaneKind::Nodes | PaneKind::Combined => (t.s(K::NodesPane), t.s(K::NodesHint)),
         PaneKind::Pods => (t.s(K::PodsPane), t.s(K::PodsHint)),
     };
 
-    let mark_html = |d: &Diag| -> Html {
-        if d.line == 0 || !show_gutter {
+    let mark_html = |d: &Diagnostic| -> Html {
+        let line = d.location.line;
+        if line == 0 || !show_gutter {
             return Html::default();
         }
-        let top = (PAD_PX + (d.line as f64 - 1.0) * LINE_PX) as i64;
-        let class = if d.error {
+        let top = (PAD_PX + (line as f64 - 1.0) * LINE_PX) as i64;
+        let class = if d.severity == Severity::Error {
             "mark error"
         } else {
             "mark warning"
@@ -366,22 +364,23 @@ pub fn pane(props: &PaneProps) -> Html {
         html! { <div class={class} style={format!("top:{top}px")} title={d.message.clone()}></div> }
     };
 
-    let diag_item = |d: &Diag| -> Html {
-        let where_ = if d.line == 0 {
+    let diag_item = |d: &Diagnostic| -> Html {
+        let (line, column) = (d.location.line, d.location.column);
+        let where_ = if line == 0 {
             t.s(K::WholeInput).to_string()
-        } else if d.column > 0 {
-            t.f(K::LineCol, &[&d.line.to_string(), &d.column.to_string()])
+        } else if column > 0 {
+            t.f(K::LineCol, &[&line.to_string(), &column.to_string()])
         } else {
-            t.f(K::LineOnly, &[&d.line.to_string()])
+            t.f(K::LineOnly, &[&line.to_string()])
         };
-        let (class, word) = if d.error {
+        let (class, word) = if d.severity == Severity::Error {
             ("diag error", t.s(K::ErrorWord))
         } else {
             ("diag warning", t.s(K::WarningWord))
         };
         let onclick = {
             let jump = jump.clone();
-            let at = (d.line, d.column);
+            let at = (line, column);
             Callback::from(move |_| jump.emit(at))
         };
         html! {
@@ -389,7 +388,7 @@ pub fn pane(props: &PaneProps) -> Html {
                 <span class="sev">{word}</span>
                 <button type="button" class="link" {onclick}>{where_}</button>
                 <span class="msg">{d.message.clone()}</span>
-                if !d.path.is_empty() { <code class="path">{d.path.clone()}</code> }
+                if !d.location.path.is_empty() { <code class="path">{d.location.path.clone()}</code> }
             </li>
         }
     };
@@ -397,7 +396,7 @@ pub fn pane(props: &PaneProps) -> Html {
     let commands = props
         .commands
         .iter()
-        .filter(|c| c.pane == props.kind)
+        .filter(|c| c.source.pane == props.kind)
         .collect::<Vec<_>>();
 
     html! {
@@ -421,7 +420,7 @@ pub fn pane(props: &PaneProps) -> Html {
             }
             <div class={classes!("editor", dragging.then_some("dragging"), (!show_gutter).then_some("no-gutter"), big.then_some("collapsed"))}
                  ondrop={on_drop} ondragover={on_drag_over} ondragleave={on_drag_leave}>
-                <div class="marks" aria-hidden="true"><div class="marks-inner" ref={marks}>{ for p.diagnostics.iter().map(mark_html) }</div></div>
+                <div class="marks" aria-hidden="true"><div class="marks-inner" ref={marks}>{ for diagnostics.iter().map(mark_html) }</div></div>
                 if show_gutter {
                     <pre class="gutter" aria-hidden="true" ref={gutter}>{ (*numbers).clone() }</pre>
                 }
@@ -433,7 +432,7 @@ pub fn pane(props: &PaneProps) -> Html {
                 if let Some(bytes) = props.view.pending {
                     <span class="progress"><progress aria-label={t.f(K::Parsing, &[&human_bytes(bytes)])}></progress>{" "}{t.f(K::Parsing, &[&human_bytes(bytes)])}</span>
                 } else {
-                    <span>{summary(t, props.kind, p)}</span>
+                    <span>{summary(t, p)}</span>
                     if let Some(ms) = props.view.worker_ms {
                         <span class="muted">{" · "}{t.f(K::ParsedIn, &[&human_bytes(p.bytes), &(ms.round() as i64).to_string()])}</span>
                     }
@@ -442,11 +441,11 @@ pub fn pane(props: &PaneProps) -> Html {
                     }
                 }
             </div>
-            if !p.diagnostics.is_empty() {
+            if !diagnostics.is_empty() {
                 <ul class="diags" id={list_id}>
-                    { for p.diagnostics.iter().take(MAX_LISTED).map(diag_item) }
-                    if p.diagnostics.len() > MAX_LISTED {
-                        <li class="muted">{format!("… +{}", p.diagnostics.len() - MAX_LISTED)}</li>
+                    { for diagnostics.iter().take(MAX_LISTED).map(diag_item) }
+                    if diagnostics.len() > MAX_LISTED {
+                        <li class="muted">{format!("… +{}", diagnostics.len() - MAX_LISTED)}</li>
                     }
                 </ul>
             }
@@ -457,7 +456,7 @@ pub fn pane(props: &PaneProps) -> Html {
                 </details>
             }
             { match props.kind {
-                PaneKind::Nodes => html! { <AddTaint node_names={props.node_names.clone()} dispatch={props.dispatch.clone()} /> },
+                PaneKind::Nodes | PaneKind::Combined => html! { <AddTaint node_names={props.node_names.clone()} dispatch={props.dispatch.clone()} /> },
                 PaneKind::Pods => html! { <AddToleration pod_names={props.pod_names.clone()} dispatch={props.dispatch.clone()} /> },
             } }
         </section>

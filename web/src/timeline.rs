@@ -710,19 +710,17 @@ pub fn timeline(props: &TimelineProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::{Config, analyse};
-    use crate::parse::{PaneKind, parse_pane};
+    use crate::analysis::{analyse, options};
+    use crate::parse::parse_pane;
     use crate::store::Admission;
     use taintlab_core::Semantics;
+    use taintlab_scenario::PaneKind;
 
     fn analysis(nodes: &str, pods: &str) -> Analysis {
         analyse(
             &parse_pane(nodes, PaneKind::Nodes),
             &parse_pane(pods, PaneKind::Pods),
-            &Config {
-                semantics: Semantics::newest(),
-                admission: Admission::default(),
-            },
+            &options(Semantics::newest(), &Admission::default()),
         )
     }
 

@@ -16,7 +16,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{MessageEvent, Worker};
 use yew::Callback;
 
-use crate::parse::PaneKind;
+use taintlab_scenario::PaneKind;
 
 /// The worker's loader script, written by Trunk next to `index.html`.
 pub const WORKER_URL: &str = "./worker-loader.js";
@@ -185,7 +185,7 @@ pub fn warm() {
     let _ = start();
 }
 
-/// Asks the worker to read a pane; `done` gets the [`crate::parse::PaneParse`] JSON.
+/// Asks the worker to read a pane; `done` gets the [`taintlab_scenario::ParsedPane`] JSON.
 /// False when no worker can be used.
 pub fn parse_in_background(text: &str, kind: PaneKind, done: Callback<Reply>) -> bool {
     // UTF-8 bytes in a transferred buffer: one memory copy instead of two string

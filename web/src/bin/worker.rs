@@ -6,7 +6,8 @@
 
 use std::cell::RefCell;
 
-use taintlab_web::parse::{PaneKind, parse_pane, to_worker_json};
+use taintlab_scenario::PaneKind;
+use taintlab_web::parse::{parse_pane, to_worker_json};
 use taintlab_web::policy::PolicyWorker;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
