@@ -8,7 +8,7 @@
 use std::rc::Rc;
 
 use serde_json::Value;
-use yaml_rust2::{Yaml, YamlLoader};
+use taintlab_input::{Code, Limits, Options, Severity};
 
 use crate::store::State;
 
@@ -236,57 +236,166 @@ pub fn export_yaml(state: &State) -> String {
     out
 }
 
-fn yaml_to_json(y: &Yaml, depth: usize) -> Result<Value, String> {
-    if depth > 64 {
-        return Err("nesting too deep".into());
+/// Checks the file with the input layer's YAML reader and its limits (size, nesting,
+/// alias expansion, documents): a hostile or broken file is refused in milliseconds
+/// with the reader's located message, before anything else reads it.
+fn check_yaml(text: &str) -> Result<(), String> {
+    let opts = Options {
+        limits: Limits {
+            max_input_bytes: MAX_IMPORT_BYTES,
+            ..Limits::default()
+        },
+        ..Options::default()
+    };
+    let parsed = taintlab_input::parse_yaml(text, &opts);
+    let fatal = parsed.diagnostics.iter().find(|d| {
+        d.severity == Severity::Error
+            && matches!(
+                d.code,
+                Code::YamlSyntax
+                    | Code::InputTooLarge
+                    | Code::TooDeep
+                    | Code::AliasBomb
+                    | Code::UnknownAnchor
+                    | Code::TooManyDocuments
+            )
+    });
+    match fatal {
+        Some(d) if d.location.line > 0 => Err(format!("line {}: {}", d.location.line, d.message)),
+        Some(d) => Err(d.message.clone()),
+        None => Ok(()),
     }
-    Ok(match y {
-        Yaml::Real(s) => s
-            .parse::<f64>()
-            .ok()
-            .and_then(serde_json::Number::from_f64)
-            .map(Value::Number)
-            .unwrap_or(Value::Null),
-        Yaml::Integer(i) => Value::from(*i),
-        Yaml::String(s) => Value::String(s.clone()),
-        Yaml::Boolean(b) => Value::Bool(*b),
-        Yaml::Array(a) => Value::Array(
-            a.iter()
-                .map(|v| yaml_to_json(v, depth + 1))
-                .collect::<Result<_, _>>()?,
-        ),
-        Yaml::Hash(h) => {
-            let mut m = serde_json::Map::new();
-            for (k, v) in h {
-                let key = match k {
-                    Yaml::String(s) => s.clone(),
-                    Yaml::Integer(i) => i.to_string(),
-                    Yaml::Boolean(b) => b.to_string(),
-                    _ => return Err("a mapping key is not a string".into()),
-                };
-                m.insert(key, yaml_to_json(v, depth + 1)?);
-            }
-            Value::Object(m)
+}
+
+/// One top-level value of the export file.
+enum Scalar {
+    Text(String),
+    Json(Value),
+}
+
+fn unsupported(line: usize) -> String {
+    format!(
+        "line {line}: not a file written by Export YAML (only `key: value` lines, `|` blocks, quoted text and JSON mappings are read)"
+    )
+}
+
+/// Reads the block scalar that starts after `header` (`|`, `|2+`, `|-`...) on line
+/// `at` (0-based); returns the text and the next line to read.
+fn block(lines: &[&str], at: usize, header: &str) -> Result<(String, usize), String> {
+    let spec = header.trim_start_matches('|').trim_end();
+    let mut indent: Option<usize> = None;
+    let mut chomp = ' ';
+    for c in spec.chars() {
+        match c {
+            '+' | '-' if chomp == ' ' => chomp = c,
+            '1'..='9' if indent.is_none() => indent = c.to_digit(10).map(|d| d as usize),
+            _ => return Err(unsupported(at + 1)),
         }
-        Yaml::Null => Value::Null,
-        Yaml::Alias(_) | Yaml::BadValue => return Err("aliases are not supported".into()),
-    })
+    }
+    let mut end = at + 1;
+    while end < lines.len() {
+        let l = lines[end];
+        if !l.trim().is_empty() && !l.starts_with(' ') {
+            break;
+        }
+        end += 1;
+    }
+    let body = &lines[at + 1..end];
+    let indent = indent.unwrap_or_else(|| {
+        body.iter()
+            .find(|l| !l.trim().is_empty())
+            .map_or(0, |l| l.len() - l.trim_start_matches(' ').len())
+    });
+    let mut out = String::new();
+    for l in body {
+        out.push_str(l.get(indent..).unwrap_or(""));
+        out.push('\n');
+    }
+    match chomp {
+        '+' => {}
+        '-' => out.truncate(out.trim_end_matches('\n').len()),
+        _ => {
+            out.truncate(out.trim_end_matches('\n').len());
+            if !out.is_empty() {
+                out.push('\n');
+            }
+        }
+    }
+    Ok((out, end))
+}
+
+/// Reads the top-level mapping of a file Export YAML wrote (checked by [`check_yaml`]
+/// first): `key: value` lines whose value is a `|` block, double-quoted text, a JSON
+/// mapping (possibly over several indented lines) or a plain word.
+fn read_export(text: &str) -> Result<Vec<(String, Scalar)>, String> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let lines: Vec<&str> = text
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') || trimmed == "---" {
+            i += 1;
+            continue;
+        }
+        if line.starts_with(' ') {
+            return Err(unsupported(i + 1));
+        }
+        let Some((key, rest)) = line.split_once(':') else {
+            return Err(unsupported(i + 1));
+        };
+        let key = key.trim().to_string();
+        let rest = rest.trim();
+        if rest.starts_with('|') {
+            let (body, next) = block(&lines, i, rest)?;
+            out.push((key, Scalar::Text(body)));
+            i = next;
+            continue;
+        }
+        // A value may continue on indented lines (a JSON mapping that was re-wrapped).
+        let mut value = rest.to_string();
+        i += 1;
+        while i < lines.len() && lines[i].starts_with(' ') {
+            value.push(' ');
+            value.push_str(lines[i].trim());
+            i += 1;
+        }
+        let value = value.trim();
+        let scalar = if value.starts_with('"') || value.starts_with('{') || value.starts_with('[') {
+            Scalar::Json(serde_json::from_str(value).map_err(|_| unsupported(i))?)
+        } else if let Ok(n) = value.parse::<i64>() {
+            Scalar::Json(Value::from(n))
+        } else if value.is_empty() || value == "~" || value == "null" {
+            Scalar::Json(Value::Null)
+        } else if value.starts_with(['\'', '&', '*', '!', '%', '@', '`']) {
+            return Err(unsupported(i));
+        } else {
+            Scalar::Text(value.to_string())
+        };
+        out.push((key, scalar));
+    }
+    Ok(out)
 }
 
 /// Reads an export file back.
 pub fn import_yaml(text: &str) -> Result<State, String> {
-    if text.len() > MAX_IMPORT_BYTES {
-        return Err(format!(
-            "the file is larger than {} MiB",
-            MAX_IMPORT_BYTES / (1024 * 1024)
-        ));
+    check_yaml(text)?;
+    let fields = read_export(text)?;
+    if fields.is_empty() {
+        return Err("the file is empty".into());
     }
-    let docs = YamlLoader::load_from_str(text).map_err(|e| e.to_string())?;
-    let doc = docs.first().ok_or("the file is empty")?;
-    let root = yaml_to_json(doc, 0)?;
-    let Value::Object(mut m) = root else {
-        return Err("the file is not a Taintlab state (no mapping at the top)".into());
-    };
+    let mut m = serde_json::Map::new();
+    for (k, v) in fields {
+        let v = match v {
+            Scalar::Text(s) => Value::String(s),
+            Scalar::Json(v) => v,
+        };
+        m.insert(k, v);
+    }
     if m.get("taintlab").and_then(Value::as_i64) != Some(1) {
         return Err("the file is not a Taintlab state (no `taintlab: 1`)".into());
     }
@@ -428,5 +537,41 @@ mod tests {
         assert!(import_yaml("").is_err());
         assert!(import_yaml("taintlab: 1\nnodes: [1]\n").is_err());
         assert!(import_yaml("{").is_err());
+        assert!(import_yaml("taintlab: 1\nnodes: &a x\n").is_err());
+    }
+
+    #[test]
+    fn hostile_imports_are_refused_quickly_with_a_clear_error() {
+        let started = std::time::Instant::now();
+        // A 412-byte alias bomb.
+        let mut bomb = String::from("taintlab: 1\na: &a [x, x, x, x, x, x, x, x, x]\n");
+        for (i, name) in ["b", "c", "d", "e", "f", "g", "h", "i"].iter().enumerate() {
+            let prev = ["a", "b", "c", "d", "e", "f", "g", "h"][i];
+            bomb.push_str(&format!("{name}: &{name} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}]\n"));
+        }
+        let e = import_yaml(&bomb).expect_err("an alias bomb");
+        assert!(e.contains("alias"), "{e}");
+        let deep = format!(
+            "taintlab: 1\nsettings: {}{}\n",
+            "[".repeat(5000),
+            "]".repeat(5000)
+        );
+        let e = import_yaml(&deep).expect_err("too deep");
+        assert!(e.contains("nest") || e.contains("deep"), "{e}");
+        let big = format!("taintlab: 1\nnodes: \"{}\"\n", "x".repeat(MAX_IMPORT_BYTES));
+        let e = import_yaml(&big).expect_err("too large");
+        assert!(e.contains("bytes"), "{e}");
+        assert!(started.elapsed().as_secs() < 10);
+    }
+
+    #[test]
+    fn hand_edited_exports_still_read() {
+        let s = import_yaml(
+            "taintlab: 1\nnodes: |\n  kubectl taint nodes n1 a=b:NoSchedule\n\npods: \"tolerations: []\"\nsettings:\n  {\"version\": \"1.33\",\n   \"comparisonOperators\": false}\n",
+        )
+        .expect("a state");
+        assert_eq!(&*s.nodes, "kubectl taint nodes n1 a=b:NoSchedule\n");
+        assert_eq!(&*s.pods, "tolerations: []");
+        assert_eq!(s.version, "1.33");
     }
 }
