@@ -12,7 +12,7 @@ use core::fmt;
 /// "untolerated taint(s)" message was cherry-picked into a 1.34 patch release.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct KubeVersion {
-    /// Minor version (`36` for 1.36).
+    /// Minor version (`37` for 1.37).
     pub minor: u16,
     /// Patch version (`0` when unknown).
     pub patch: u16,
@@ -22,7 +22,13 @@ impl KubeVersion {
     /// The oldest release whose behaviour is modelled in full.
     pub const OLDEST: KubeVersion = KubeVersion::new(25, 0);
     /// The newest release modelled; later releases behave like it.
-    pub const NEWEST: KubeVersion = KubeVersion::new(36, 0);
+    ///
+    /// 1.37 was read at the newest 1.37 tags available, `kubernetes-1.37.0-beta.0` of
+    /// k8s.io/apimachinery and k8s.io/kubectl: `field.Error`'s rendering, the label and
+    /// qualified-name checks, `kubectl taint` and `kubectl describe`'s taint and
+    /// toleration blocks are unchanged from 1.36, and the release is built with Go 1.26
+    /// (Unicode 15.0.0, as 1.29-1.36).
+    pub const NEWEST: KubeVersion = KubeVersion::new(37, 0);
     /// The first 1.34 patch release assumed to carry cherry-pick #135023 (merged
     /// November 2025, after the 1.34.2 cut): 1.34.3.
     pub const GENERIC_TAINT_MESSAGE_1_34: KubeVersion = KubeVersion::new(34, 3);

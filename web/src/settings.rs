@@ -13,6 +13,7 @@ use crate::store::{Action, Admission};
 /// Releases offered, newest first, with their labels. 1.34.3 is the first 1.34 patch
 /// with the generic taint message.
 pub const VERSIONS: &[(&str, &str)] = &[
+    ("1.37.0", "1.37"),
     ("1.36.0", "1.36"),
     ("1.35.0", "1.35"),
     ("1.34.3", "1.34.3+"),

@@ -57,6 +57,6 @@ pub(crate) mod tests {
     #[test]
     fn info_names_the_releases() {
         let i = v(Ok(super::info()));
-        assert_eq!(i["kubernetes"]["newest"], "1.36.0");
+        assert_eq!(i["kubernetes"]["newest"], "1.37.0");
     }
 }
