@@ -8,12 +8,14 @@
 //! missing key) keep the object, as the input layer does, so that `validate` and the
 //! semantics can show what upstream does with it.
 
-use taintlab_core::kubectl::NodeTarget;
 use taintlab_core::{
     ConditionStatus, KubeVersion, Node, NodeCondition, Operator, Pod, PreemptionPolicy, QosClass,
     Semantics, Taint, TaintEffect, Toleration,
 };
 use taintlab_input::{Code, Diagnostic, Location, Options, Parsed, Prefer, Severity, Workload};
+use taintlab_scenario::{
+    NodeOrigin, Options as ScenarioOptions, PaneKind, ParsedPane, PodOrigin, Scenario,
+};
 
 use crate::error::{ApiError, ApiResult};
 use crate::value::V;
@@ -47,40 +49,10 @@ pub fn as_int(v: &V) -> Option<i64> {
     v.as_int()
 }
 
-/// Optimal string alignment distance, for "did you mean" hints on option and field names.
-fn distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.to_ascii_lowercase().chars().collect();
-    let b: Vec<char> = b.to_ascii_lowercase().chars().collect();
-    let w = b.len() + 1;
-    let mut d: Vec<usize> = (0..(a.len() + 1) * w)
-        .map(|i| if i < w { i } else { 0 })
-        .collect();
-    for i in 1..=a.len() {
-        d[i * w] = i;
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[(i - 1) * w + j] + 1)
-                .min(d[i * w + j - 1] + 1)
-                .min(d[(i - 1) * w + j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                v = v.min(d[(i - 2) * w + j - 2] + 1);
-            }
-            d[i * w + j] = v;
-        }
-    }
-    d[a.len() * w + b.len()]
-}
-
-/// The closest known name within a small distance.
+/// The closest known name, for "did you mean" hints on option and field names (core's
+/// suggestions, shared with the input layer and the policy).
 pub fn suggest<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
-    let limit = (name.chars().count() / 4).clamp(1, 3);
-    known
-        .iter()
-        .filter(|k| k.len() < 64 && name.len() < 64)
-        .map(|k| (distance(name, k), *k))
-        .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, k)| k)
+    taintlab_core::suggest::suggest(name, known)
 }
 
 /// A plain object being read: known fields only, typed accessors that report the full
@@ -572,6 +544,8 @@ pub struct PodIn {
     pub toleration_locations: Vec<Option<Location>>,
     /// The argument it came from.
     pub source: String,
+    /// The object as the input layer read it (`None` for a plain pod).
+    pub workload: Option<Workload>,
 }
 
 /// Fields of the plain node shape; `location` and friends are what `parse` returns, so a
@@ -686,23 +660,6 @@ fn plain_node(
     })
 }
 
-fn pod_from_workload(w: &Workload, source: &str) -> PodIn {
-    let mut pod = w.pod.clone();
-    if pod.namespace.is_empty() {
-        pod.namespace = "default".into();
-    }
-    PodIn {
-        pod,
-        kind: w.kind.clone(),
-        host_network: w.host_network,
-        qos_class: w.qos_class(),
-        requested_resources: w.requested_resources().into_iter().collect(),
-        location: Some(w.location.clone()),
-        toleration_locations: w.toleration_locations.iter().cloned().map(Some).collect(),
-        source: source.to_string(),
-    }
-}
-
 fn plain_pod(
     v: &V,
     arg: &str,
@@ -733,6 +690,7 @@ fn plain_pod(
         location: None,
         toleration_locations,
         source: path.to_string(),
+        workload: None,
     })
 }
 
@@ -745,116 +703,99 @@ pub struct NodeText<'a> {
     pub version: KubeVersion,
 }
 
-/// The nodes of text: nodes, one node made from all bare taint lists, then every
-/// `kubectl taint` command applied in order (a node a command names that is not in the
-/// text is created empty first, so a docs page can start from `kubectl taint`).
-pub fn nodes_from_text(p: &Parsed, source: &str, t: NodeText<'_>) -> ApiResult<Vec<NodeIn>> {
-    let mut nodes: Vec<NodeIn> = p
-        .nodes
-        .iter()
-        .map(|n| NodeIn {
-            node: n.node.clone(),
-            location: Some(n.location.clone()),
-            taint_locations: n.taint_locations.clone(),
-            source: source.to_string(),
-        })
-        .collect();
-    if !p.taint_lists.is_empty() {
-        let mut node = Node {
-            name: t.default_name.to_string(),
-            ..Node::default()
-        };
-        let mut taint_locations = Vec::new();
-        for l in &p.taint_lists {
-            node.taints.extend(l.taints.iter().cloned());
-            taint_locations.extend(l.locations.iter().cloned());
-        }
-        nodes.push(NodeIn {
-            node,
-            location: p.taint_lists.first().map(|l| l.location.clone()),
-            taint_locations,
-            source: source.to_string(),
-        });
-    }
-    for cmd in &p.taint_commands {
-        let command = cmd.command().map_err(|e| {
-            let d = Diagnostic::error(Code::KubectlCommand, cmd.location.clone(), e.message());
-            ApiError::diagnostic(source, &d, &p.diagnostics, true)
-        })?;
-        if let NodeTarget::Names(names) = &command.target {
-            for name in names {
-                if !nodes.iter().any(|n| &n.node.name == name) {
-                    // In text order: before the first node of a later document.
-                    let doc = cmd.location.document;
-                    let at = nodes
-                        .iter()
-                        .position(|n| n.location.as_ref().is_some_and(|l| l.document > doc))
-                        .unwrap_or(nodes.len());
-                    nodes.insert(
-                        at,
-                        NodeIn {
-                            node: Node {
-                                name: name.clone(),
-                                ..Node::default()
-                            },
-                            location: Some(cmd.location.clone()),
-                            taint_locations: Vec::new(),
-                            source: source.to_string(),
-                        },
-                    );
-                }
-            }
-        }
-        let current: Vec<Node> = nodes.iter().map(|n| n.node.clone()).collect();
-        let run = command.apply_to_nodes(&current);
-        if run.exit_code != 0 {
-            let d = Diagnostic::error(
-                Code::KubectlCommand,
-                cmd.location.clone(),
-                run.stderr.trim_end().trim_start_matches("error: "),
-            );
-            return Err(ApiError::diagnostic(source, &d, &p.diagnostics, true));
-        }
-        for (slot, node) in nodes.iter_mut().zip(run.nodes) {
-            if slot.node != node {
-                slot.taint_locations.clear();
-            }
-            slot.node = node;
-        }
-    }
-    Ok(nodes)
+/// The scenario of one text read on its own: the input layer's reading as the pane
+/// `kind`, with `kubectl taint` commands applied by the scenario pipeline (the one the
+/// playground and `analyze` use), without admission or the DaemonSet controller.
+pub fn text_scenario(p: &Parsed, kind: PaneKind, version: KubeVersion) -> Scenario {
+    let pane = ParsedPane {
+        kind,
+        parsed: p.clone(),
+        lines: 0,
+        bytes: 0,
+    };
+    let options = ScenarioOptions {
+        semantics: Semantics::at(version),
+        admission: None,
+        daemon_set: Some(false),
+    };
+    Scenario::build(&[&pane], &options)
 }
 
-/// The pods of text: pods and workloads, then one pod made from all bare toleration lists.
-pub fn pods_from_text(p: &Parsed, source: &str, default_name: &str) -> Vec<PodIn> {
-    let mut pods: Vec<PodIn> = p
-        .workloads
-        .iter()
-        .map(|w| pod_from_workload(w, source))
-        .collect();
-    if !p.toleration_lists.is_empty() {
-        let mut pod = PodIn {
-            pod: Pod {
-                namespace: "default".into(),
-                name: default_name.to_string(),
-                ..Pod::default()
-            },
-            kind: "Pod".into(),
-            host_network: false,
-            qos_class: QosClass::BestEffort,
-            requested_resources: Vec::new(),
-            location: p.toleration_lists.first().map(|l| l.location.clone()),
-            toleration_locations: Vec::new(),
-            source: source.to_string(),
-        };
-        for l in &p.toleration_lists {
-            pod.pod.tolerations.extend(l.tolerations.iter().cloned());
-            pod.toleration_locations
-                .extend(l.locations.iter().cloned().map(Some));
-        }
-        pods.push(pod);
+/// The nodes of text, as the scenario builds them: nodes, one node per bare taint list,
+/// then every `kubectl taint` command applied in order (a node a command names that is
+/// not in the text is created empty first, so a docs page can start from `kubectl
+/// taint`). A command kubectl refuses, or that fails on a node, is thrown. A single
+/// anonymous node is named `t.default_name`.
+pub fn nodes_from_text(p: &Parsed, source: &str, t: NodeText<'_>) -> ApiResult<Vec<NodeIn>> {
+    let s = text_scenario(p, PaneKind::Nodes, t.version);
+    if let Some(c) = s.commands.iter().find(|c| c.exit_code != 0) {
+        let d = Diagnostic::error(
+            Code::KubectlCommand,
+            c.source.location.clone(),
+            c.stderr.trim_end().trim_start_matches("error: "),
+        );
+        return Err(ApiError::diagnostic(source, &d, &p.diagnostics, true));
     }
-    pods
+    let anonymous = s
+        .nodes
+        .iter()
+        .filter(|n| n.origin == NodeOrigin::TaintList)
+        .count();
+    Ok(s.nodes
+        .into_iter()
+        .map(|n| {
+            let mut node = n.node;
+            if n.origin == NodeOrigin::TaintList && anonymous == 1 {
+                node.name = t.default_name.to_string();
+            }
+            let written: Vec<&Taint> = n.written_taints.iter().map(|(t, _)| t).collect();
+            let unchanged = node.taints.iter().eq(written.iter().copied());
+            NodeIn {
+                node,
+                location: Some(n.source.location),
+                taint_locations: if unchanged {
+                    n.written_taints.into_iter().map(|(_, l)| l).collect()
+                } else {
+                    Vec::new()
+                },
+                source: source.to_string(),
+            }
+        })
+        .collect())
+}
+
+/// The pods of text, as the scenario reads them: pods and workloads, one pod per bare
+/// toleration list. A single anonymous pod is named `default_name`.
+pub fn pods_from_text(p: &Parsed, source: &str, default_name: &str) -> Vec<PodIn> {
+    let s = text_scenario(p, PaneKind::Pods, KubeVersion::NEWEST);
+    let anonymous = s
+        .pods
+        .iter()
+        .filter(|e| e.origin == PodOrigin::TolerationList)
+        .count();
+    s.pods
+        .into_iter()
+        .map(|e| {
+            let mut pod = e.pod;
+            if e.origin == PodOrigin::TolerationList && anonymous == 1 {
+                pod.name = default_name.to_string();
+            }
+            let w = e.workload.as_ref();
+            PodIn {
+                pod,
+                kind: e.kind,
+                host_network: w.is_some_and(|w| w.host_network),
+                qos_class: w.map_or(QosClass::BestEffort, Workload::qos_class),
+                requested_resources: w
+                    .map(|w| w.requested_resources().into_iter().collect())
+                    .unwrap_or_default(),
+                location: Some(e.source.location),
+                toleration_locations: e.submitted_locations.into_iter().map(Some).collect(),
+                source: source.to_string(),
+                workload: e.workload,
+            }
+        })
+        .collect()
 }
 
 /// Nodes from one value: a plain node, a Kubernetes Node, or text (any number).

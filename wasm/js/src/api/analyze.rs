@@ -1,106 +1,61 @@
-//! `analyze`: what a documentation example needs in one call. Reads nodes and pods (any
-//! form, `kubectl taint` lines applied), gives DaemonSet pods the DaemonSet controller's
-//! tolerations, runs the admission plugins as a cluster would (DefaultTolerationSeconds
-//! by default), then schedules every pod, explains every pod × node pair and simulates
-//! the NoExecute taints of each pair. It is the engine of the `<taint-check>` element.
+//! `analyze`: what a documentation example needs in one call. It builds the
+//! [`Scenario`] (the one pipeline the playground uses: nodes in any form with `kubectl
+//! taint` lines applied, the DaemonSet controller's tolerations, the admission plugins,
+//! API validation, the scheduling matrix) and writes it as JSON, with each pod ×
+//! node pair explained and its NoExecute timeline simulated. It is the engine of the
+//! `<taint-check>` element.
+//!
+//! Text never throws: what cannot be read, a `kubectl taint` line kubectl refuses (the
+//! other lines keep their effects), an invalid toleration and an admission rejection
+//! are `diagnostics` with their locations, as the playground shows them.
 
 use crate::value::V;
-use taintlab_core::admission::{AdmissionRejection, TolerationOrigin};
-use taintlab_core::daemonset::add_or_update_daemon_pod_tolerations;
-use taintlab_core::eviction::simulate;
-use taintlab_core::scheduling::schedule as core_schedule;
-use taintlab_core::{Node, Pod, Semantics, TaintEffect, Toleration};
-use taintlab_input::{Form, Location, Parsed, Prefer, Severity};
-
-use super::admission::{
-    ADMISSION_OPTIONS, AdmissionConfig, admission_config, admit, dropped, origin_name,
+use taintlab_core::admission::DropReason;
+use taintlab_core::{Node, WorkloadKind};
+use taintlab_input::{Form, InputNode, Location, Parsed, Severity, Workload};
+use taintlab_scenario::{
+    AdmissionOptions, Finding, FindingKind, NodeOrigin, Options, PaneKind, ParsedPane, PodOrigin,
+    RestrictionOptions, Scenario, TolerationsInput, split_combined,
 };
-use super::eviction::{simple_scenario, simulation};
+
+use super::admission::{ADMISSION_OPTIONS, AdmissionConfig, admission_config};
+use super::eviction::simulation;
 use super::scheduling::{explanation, pod_schedule};
 use crate::error::ApiResult;
-use crate::read::{self, NodeText, Obj, VERSION_OPTIONS};
+use crate::read::{self, NodeIn, Obj, PodIn, VERSION_OPTIONS};
 use crate::write::{self, J};
 
-/// The two playground panes for text: each document goes to the Nodes pane when it holds
-/// nodes, bare taints or `kubectl taint` lines, to the Pods pane when it holds pods or
-/// bare tolerations.
-fn panes(j: &mut J, text: &str, p: &Parsed) {
-    let lines: Vec<&str> = text.lines().collect();
-    let mut nodes: Vec<(String, Form)> = Vec::new();
-    let mut pods: Vec<(String, Form)> = Vec::new();
-    for d in &p.documents {
-        let i = d.index;
-        let is_node = p.nodes.iter().any(|n| n.location.document == i)
-            || p.taint_lists.iter().any(|l| l.location.document == i)
-            || p.taint_commands.iter().any(|c| c.location.document == i);
-        let is_pod = p.workloads.iter().any(|w| w.location.document == i)
-            || p.toleration_lists.iter().any(|l| l.location.document == i);
-        let from = d.line.saturating_sub(1).min(lines.len());
-        let to = d.end_line.min(lines.len()).max(from);
-        let body = lines.get(from..to).unwrap_or_default().join("\n");
-        if is_node {
-            nodes.push((body, d.form));
-        } else if is_pod {
-            pods.push((body, d.form));
-        }
-    }
-    j.open();
-    for (key, docs) in [("nodes", nodes), ("pods", pods)] {
-        // `kubectl taint` lines one after the other need no document separator.
-        let mut s = String::new();
-        let mut last: Option<Form> = None;
-        for (body, form) in docs {
-            match last {
-                None => {}
-                Some(Form::KubectlTaint) if form == Form::KubectlTaint => s.push('\n'),
-                Some(_) => s.push_str("\n---\n"),
+/// The scenario's admission options for the ones read from `options.admission`.
+fn admission_options(c: AdmissionConfig) -> AdmissionOptions {
+    AdmissionOptions {
+        operation: c.operation,
+        default_toleration_seconds: c.plugins.default_toleration_seconds,
+        pod_toleration_restriction: c.plugins.pod_toleration_restriction.map(|r| {
+            RestrictionOptions {
+                default: TolerationsInput::List(r.default),
+                whitelist: TolerationsInput::List(r.whitelist),
             }
-            s.push_str(&body);
-            last = Some(form);
-        }
-        if !s.is_empty() {
-            s.push('\n');
-        }
-        j.s(key, &s);
+        }),
+        extended_resource_toleration: c.plugins.extended_resource_toleration,
+        namespace_default: c.namespace.default_tolerations,
+        namespace_whitelist: c.namespace.tolerations_whitelist,
+        qos_class: c.qos_class,
+        requested_resources: c.requested_resources,
     }
-    j.close();
 }
 
-/// The NoExecute story of one pod on one node: the taints appear at 0, the pod is
-/// already running there.
-fn pair_eviction(j: &mut J, pod: &Pod, node: &Node, sem: Semantics) {
-    if !node
-        .taints
-        .iter()
-        .any(|t| t.effect == TaintEffect::NoExecute)
-    {
-        j.null();
-        return;
-    }
-    let mut pod = pod.clone();
-    let events = simple_scenario(node, &mut [&mut pod], 0);
-    simulation(j, &simulate(events, i64::MAX, sem), None, 0);
-}
-
-/// A pod after the DaemonSet controller and admission.
-struct Analyzed {
-    /// Its tolerations (final when admitted), each with where it came from.
-    tolerations: Vec<(Toleration, &'static str, Option<Location>)>,
-    admitted: Result<Option<taintlab_core::admission::AdmittedPod>, AdmissionRejection>,
-    /// Index among the admitted pods.
-    scheduled: Option<usize>,
-}
-
-/// `analyze(input, options?)`.
-pub fn analyze(input: &V, options: &V) -> ApiResult {
+/// The scenario's options for `analyze`'s options.
+fn options(options: &V) -> ApiResult<Options> {
     let mut known: Vec<&str> = VERSION_OPTIONS.to_vec();
+    // `nodeName` and `podName` are accepted and ignored: anonymous nodes and pods are
+    // named `node-1`, `pod-1`, ... as in the playground.
     known.extend(["admission", "daemonSet", "nodeName", "podName"]);
     let o = Obj::options(options, &known)?;
-    let sem = read::semantics(&o)?;
-    let v = sem.version;
-    let node_name = o.str("nodeName")?.unwrap_or_else(|| "node".into());
-    let pod_name = o.str("podName")?.unwrap_or_else(|| "pod".into());
-    let admission: Option<AdmissionConfig> = match o.get("admission") {
+    o.str("nodeName")?;
+    o.str("podName")?;
+    let semantics = read::semantics(&o)?;
+    let v = semantics.version;
+    let admission = match o.get("admission") {
         Some(V::Bool(false)) => None,
         None | Some(V::Bool(true)) => Some(admission_config(&Obj::options(&V::Null, &[])?, v)?),
         Some(a) => {
@@ -116,189 +71,282 @@ pub fn analyze(input: &V, options: &V) -> ApiResult {
             Some(admission_config(&a, v)?)
         }
     };
-    let daemon_set = o.bool("daemonSet")?;
+    Ok(Options {
+        semantics,
+        admission: admission.map(admission_options),
+        daemon_set: o.bool("daemonSet")?,
+    })
+}
 
-    let mut j = J::new();
-    let (nodes, pods, diagnostics, parsed) = match input {
-        V::Str(text) => {
-            let p = read::parse_text(text, "input", Prefer::Taints, v, false)?;
-            let nodes = read::nodes_from_text(
-                &p,
-                "input",
-                NodeText {
-                    default_name: &node_name,
-                    version: v,
-                },
-            )?;
-            let pods = read::pods_from_text(&p, "input", &pod_name);
-            let d = p.diagnostics.clone();
-            (nodes, pods, d, Some((text.as_str(), p)))
-        }
-        other => {
-            let i = Obj::new(
-                other,
-                "input",
-                "input",
-                "text or {nodes, pods}",
-                &["nodes", "pods"],
-                &[],
-                false,
-            )?;
-            let nodes = match i.get("nodes") {
-                Some(n) => read::nodes(n, "input.nodes", v)?,
-                None => Vec::new(),
-            };
-            let pods = match i.get("pods") {
-                Some(p) => read::pods(p, "input.pods", v)?,
-                None => Vec::new(),
-            };
-            (nodes, pods, Vec::new(), None)
-        }
-    };
-    let core_nodes = read::core_nodes(&nodes);
-
-    let mut analyzed = Vec::with_capacity(pods.len());
-    let mut admitted_pods: Vec<Pod> = Vec::new();
-    for p in &pods {
-        // As written, with where each toleration is.
-        let mut tols: Vec<(Toleration, &'static str, Option<Location>)> = p
-            .pod
-            .tolerations
-            .iter()
-            .enumerate()
-            .map(|(i, t)| {
-                (
-                    t.clone(),
-                    "pod",
-                    p.toleration_locations.get(i).cloned().flatten(),
-                )
-            })
-            .collect();
-        // The DaemonSet controller adds its tolerations to the pods it creates.
-        if daemon_set.unwrap_or(p.kind == "DaemonSet") {
-            let mut list: Vec<Toleration> = tols.iter().map(|t| t.0.clone()).collect();
-            add_or_update_daemon_pod_tolerations(&mut list, p.host_network);
-            tols = list
-                .into_iter()
-                .map(|t| match tols.iter().find(|old| old.0 == t) {
-                    Some(old) => old.clone(),
-                    None => (t, "daemonset", None),
-                })
-                .collect();
-        }
-        let mut pod_in = p.clone();
-        pod_in.pod.tolerations = tols.iter().map(|t| t.0.clone()).collect();
-        let admitted = match &admission {
-            None => Ok(None),
-            Some(c) => admit(&pod_in, c).map(Some),
-        };
-        if let Ok(Some(a)) = &admitted {
-            tols = a
-                .tolerations
-                .iter()
-                .map(|at| match at.origin {
-                    TolerationOrigin::Pod => tols
-                        .iter()
-                        .find(|t| t.0 == at.toleration)
-                        .cloned()
-                        .unwrap_or((at.toleration.clone(), "pod", None)),
-                    other => (at.toleration.clone(), origin_name(other), None),
-                })
-                .collect();
-        }
-        let scheduled = admitted.is_ok().then(|| {
-            pod_in.pod.tolerations = tols.iter().map(|t| t.0.clone()).collect();
-            admitted_pods.push(pod_in.pod.clone());
-            admitted_pods.len() - 1
-        });
-        analyzed.push(Analyzed {
-            tolerations: tols,
-            admitted,
-            scheduled,
-        });
+/// A pane made of nodes read from plain objects (and Kubernetes objects or text within
+/// an array), in order.
+fn node_pane(nodes: Vec<NodeIn>) -> ParsedPane {
+    let mut parsed = Parsed::default();
+    parsed.nodes = nodes
+        .into_iter()
+        .map(|n| InputNode {
+            node: n.node,
+            location: n.location.unwrap_or_default(),
+            taint_locations: n.taint_locations,
+            unschedulable_location: None,
+            kubelet_version: None,
+            form: Form::Json,
+        })
+        .collect();
+    ParsedPane {
+        kind: PaneKind::Nodes,
+        parsed,
+        lines: 0,
+        bytes: 0,
     }
+}
 
-    let r = core_schedule(&admitted_pods, &core_nodes, sem);
-    let errors = diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .count();
+/// A pane made of pods read from plain objects (and Kubernetes objects or text within
+/// an array), in order. A plain pod becomes the workload of its kind, with its QoS class
+/// and requested resources stated.
+fn pod_pane(pods: Vec<PodIn>) -> ParsedPane {
+    let mut parsed = Parsed::default();
+    parsed.workloads = pods
+        .into_iter()
+        .map(|p| {
+            let mut w = p.workload.unwrap_or_else(|| {
+                let kind = WorkloadKind::from_name(&p.kind);
+                Workload {
+                    kind: p.kind.clone(),
+                    api_version: kind.map_or("v1", WorkloadKind::api_version).to_string(),
+                    name: p.pod.name.clone(),
+                    namespace: p.pod.namespace.clone(),
+                    host_network: p.host_network,
+                    stated_qos_class: Some(p.qos_class),
+                    containers: if p.requested_resources.is_empty() {
+                        Vec::new()
+                    } else {
+                        vec![taintlab_input::ContainerResources {
+                            name: "main".into(),
+                            requests: p
+                                .requested_resources
+                                .iter()
+                                .map(|r| (r.clone(), "1".to_string()))
+                                .collect(),
+                            ..Default::default()
+                        }]
+                    },
+                    form: Form::Json,
+                    ..Workload::default()
+                }
+            });
+            w.location = p.location.clone().unwrap_or_default();
+            w.toleration_locations = p
+                .toleration_locations
+                .iter()
+                .map(|l| l.clone().unwrap_or_default())
+                .collect();
+            w.pod = p.pod;
+            w
+        })
+        .collect();
+    ParsedPane {
+        kind: PaneKind::Pods,
+        parsed,
+        lines: 0,
+        bytes: 0,
+    }
+}
+
+/// The panes of `input`: one combined text; `{nodes, pods}` as the playground's two
+/// panes when both are text; plain values otherwise.
+fn panes(input: &V, o: &Options) -> ApiResult<Vec<ParsedPane>> {
+    let v = o.semantics.version;
+    if let V::Str(text) = input {
+        return Ok(vec![ParsedPane::parse(text, PaneKind::Combined, v)]);
+    }
+    let i = Obj::new(
+        input,
+        "input",
+        "input",
+        "text or {nodes, pods}",
+        &["nodes", "pods"],
+        &[],
+        false,
+    )?;
+    let nodes = match i.get("nodes") {
+        None => ParsedPane::empty(PaneKind::Nodes),
+        Some(V::Str(t)) => ParsedPane::parse(t, PaneKind::Nodes, v),
+        Some(n) => node_pane(read::nodes(n, "input.nodes", v)?),
+    };
+    let pods = match i.get("pods") {
+        None => ParsedPane::empty(PaneKind::Pods),
+        Some(V::Str(t)) => ParsedPane::parse(t, PaneKind::Pods, v),
+        Some(p) => pod_pane(read::pods(p, "input.pods", v)?),
+    };
+    Ok(vec![nodes, pods])
+}
+
+fn pane_name(p: PaneKind) -> &'static str {
+    match p {
+        PaneKind::Nodes => "nodes",
+        PaneKind::Pods => "pods",
+        PaneKind::Combined => "text",
+    }
+}
+
+fn node_origin(o: NodeOrigin) -> &'static str {
+    match o {
+        NodeOrigin::Object => "object",
+        NodeOrigin::TaintList => "taint-list",
+        NodeOrigin::Command => "command",
+    }
+}
+
+/// A finding as a diagnostic: the input layer's code, or what it is about.
+fn finding(j: &mut J, f: &Finding) {
+    let code = match f.kind {
+        FindingKind::Input(c) => write::code_name(c),
+        FindingKind::Kubectl => "kubectl".into(),
+        FindingKind::Validation => "validation".into(),
+        FindingKind::Admission => "admission".into(),
+        FindingKind::Configuration => "configuration".into(),
+    };
+    j.open()
+        .s(
+            "severity",
+            match f.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            },
+        )
+        .s("code", &code)
+        .s("message", &f.message)
+        .key("location");
+    write::location(j, &f.location);
+    j.os("pane", f.pane.map(pane_name)).close();
+}
+
+/// `analyze(input, options?)`.
+pub fn analyze(input: &V, options: &V) -> ApiResult {
+    let o = self::options(options)?;
+    let panes = panes(input, &o)?;
+    let refs: Vec<&ParsedPane> = panes.iter().collect();
+    let s = Scenario::build(&refs, &o);
+    let sem = s.semantics;
+    let nodes: Vec<Node> = s.nodes.iter().map(|n| n.node.clone()).collect();
+    let mut j = J::new();
     j.open()
         .s("kubernetesVersion", &sem.version.to_string())
         .b("comparisonOperators", sem.comparison_operators)
-        .b("admission", admission.is_some())
+        .b("admission", o.admission.is_some())
         .key("nodes")
         .arr();
-    for n in &nodes {
+    for n in &s.nodes {
         j.open();
         write::node_fields(&mut j, &n.node);
         j.key("location");
-        write::opt_location(&mut j, n.location.as_ref());
-        j.close();
+        write::opt_location(&mut j, located(&n.source.location));
+        j.s("origin", node_origin(n.origin))
+            .s("pane", pane_name(n.source.pane))
+            .close();
     }
     j.end().key("pods").arr();
-    for (p, a) in pods.iter().zip(&analyzed) {
+    for (pi, p) in s.pods.iter().enumerate() {
         j.open()
             .s("name", &p.pod.name)
             .s("namespace", &p.pod.namespace)
             .s("kind", &p.kind)
             .key("location");
-        write::opt_location(&mut j, p.location.as_ref());
-        j.b("admitted", a.admitted.is_ok())
-            .os(
-                "rejection",
-                a.admitted.as_ref().err().map(|e| e.to_string()).as_deref(),
-            )
-            .key("tolerations")
-            .arr();
-        for (t, origin, location) in &a.tolerations {
+        write::opt_location(&mut j, located(&p.source.location));
+        j.s(
+            "origin",
+            match p.origin {
+                PodOrigin::Object => "object",
+                PodOrigin::TolerationList => "toleration-list",
+            },
+        )
+        .s("pane", pane_name(p.source.pane))
+        .b("admitted", p.admitted())
+        .os("rejection", p.rejection.as_deref())
+        .key("tolerations")
+        .arr();
+        for t in &p.tolerations {
             j.open().key("toleration");
-            write::toleration(&mut j, t);
-            j.s("origin", origin).key("location");
-            write::opt_location(&mut j, location.as_ref());
+            write::toleration(&mut j, &t.toleration);
+            j.s("origin", t.origin.name()).key("location");
+            write::opt_location(&mut j, t.location.as_ref());
             j.close();
         }
-        j.end().key("dropped");
-        match &a.admitted {
-            Ok(Some(ad)) => dropped(&mut j, ad),
-            _ => {
-                j.arr().end();
-            }
+        j.end().key("dropped").arr();
+        for d in &p.dropped {
+            j.open().key("toleration");
+            write::toleration(&mut j, &d.toleration);
+            j.s("origin", d.origin.name())
+                .s(
+                    "reason",
+                    match d.reason {
+                        DropReason::Superseded => "superseded",
+                        DropReason::Overwritten => "overwritten",
+                    },
+                )
+                .close();
         }
-        j.key("schedule");
-        match a
-            .scheduled
-            .and_then(|k| admitted_pods.get(k).map(|pod| (k, pod)))
-        {
-            Some((k, pod)) => {
-                pod_schedule(&mut j, &r, k, pod, &core_nodes, sem);
-                j.key("nodes").arr();
-                for (ni, node) in core_nodes.iter().enumerate() {
-                    j.open().c("node", ni).key("explanation");
-                    explanation(&mut j, pod, node, sem);
-                    j.key("eviction");
-                    pair_eviction(&mut j, pod, node, sem);
-                    j.close();
+        j.end().key("validation").arr();
+        for e in &p.validation {
+            j.open()
+                .s("type", e.error_type.name())
+                .s("field", &e.field)
+                .s("message", &e.message())
+                .close();
+        }
+        j.end()
+            .os("statusMessage", p.status_message.as_deref())
+            .key("schedule");
+        pod_schedule(&mut j, &s.result, pi, &p.pod, &nodes, sem);
+        j.key("nodes").arr();
+        for (ni, node) in nodes.iter().enumerate() {
+            j.open().c("node", ni).key("explanation");
+            explanation(&mut j, &p.pod, node, sem);
+            j.key("eviction");
+            match s.eviction(pi, ni) {
+                Some(r) => simulation(&mut j, &r, None, 0),
+                None => {
+                    j.null();
                 }
-                j.end();
             }
-            None => {
-                j.null().key("nodes").arr().end();
-            }
+            j.close();
         }
-        j.close();
+        j.end().close();
     }
-    j.end().key("diagnostics");
-    write::diagnostics(&mut j, &diagnostics);
-    j.c("errors", errors).key("panes");
-    match &parsed {
-        Some((text, p)) => panes(&mut j, text, p),
-        None => {
+    j.end().key("commands").arr();
+    for c in &s.commands {
+        j.open().s("command", &c.text).key("location");
+        write::location(&mut j, &c.source.location);
+        j.s("pane", pane_name(c.source.pane))
+            .s("stdout", &c.stdout)
+            .s("stderr", &c.stderr)
+            .n("exitCode", i64::from(c.exit_code))
+            .b("rejected", c.rejected)
+            .strs("created", &c.created)
+            .close();
+    }
+    j.end().key("diagnostics").arr();
+    for f in &s.findings {
+        finding(&mut j, f);
+    }
+    j.end().c("errors", s.errors().count()).key("panes");
+    match (input, panes.first()) {
+        (V::Str(text), Some(pane)) => {
+            let (nodes, pods) = split_combined(text, &pane.parsed);
+            j.open().s("nodes", &nodes).s("pods", &pods).close();
+        }
+        _ => {
             j.null();
         }
     }
     j.close();
     Ok(j.finish())
+}
+
+/// A location read from text; `None` for objects given as values (no line).
+fn located(l: &Location) -> Option<&Location> {
+    (l.line > 0).then_some(l)
 }
 
 #[cfg(test)]
@@ -386,9 +434,96 @@ mod tests {
                 .unwrap()
                 .contains("whitelist")
         );
-        assert_eq!(a["pods"][0]["schedule"], serde_json::Value::Null);
+        // A rejected pod is still in the matrix, as in the playground.
+        assert_eq!(a["pods"][0]["schedule"]["bestNodes"], json!(["n"]));
+        assert!(
+            a["diagnostics"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|d| d["code"] == "admission")
+        );
         let ok = v(analyze(&input, &V::Null));
         assert_eq!(ok["pods"][0]["schedule"]["bestNodes"], json!(["n"]));
         assert_eq!(ok["panes"], serde_json::Value::Null);
+    }
+
+    #[test]
+    fn a_rejected_kubectl_line_is_reported_and_the_others_keep_their_effects() {
+        let text = "kubectl taint nodes n1 a=b:NoSchedule\nkubectl taint nodes n1 c=d:Bogus\nkubectl taint nodes n2 e:NoExecute\n";
+        let a = v(analyze(&val(json!(text)), &V::Null));
+        let nodes = a["nodes"].as_array().unwrap();
+        assert_eq!(nodes.len(), 2);
+        assert_eq!(nodes[0]["name"], "n1");
+        assert_eq!(nodes[0]["taints"].as_array().unwrap().len(), 1);
+        assert_eq!(nodes[1]["taints"][0]["key"], "e");
+        assert_eq!(a["commands"][1]["rejected"], true);
+        assert_eq!(a["commands"][0]["rejected"], false);
+        let kubectl: Vec<&serde_json::Value> = a["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["location"]["line"] == 2)
+            .collect();
+        assert!(!kubectl.is_empty(), "{}", a["diagnostics"]);
+        assert!(a["errors"].as_u64().unwrap() >= 1);
+    }
+
+    #[test]
+    fn two_bare_taint_and_two_bare_toleration_documents_are_two_nodes_and_two_pods() {
+        let input = val(json!({
+            "nodes": "key: a\nvalue: b\neffect: NoSchedule\n---\nkey: c\nvalue: d\neffect: NoExecute\n",
+            "pods": "key: a\nvalue: b\neffect: NoSchedule\n---\n- {key: c, operator: Exists}\n",
+        }));
+        let a = v(analyze(&input, &V::Null));
+        let names = |k: &str| -> Vec<String> {
+            a[k].as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x["name"].as_str().unwrap().to_string())
+                .collect()
+        };
+        assert_eq!(names("nodes"), ["node-1", "node-2"]);
+        assert_eq!(names("pods"), ["pod-1", "pod-2"]);
+        assert_eq!(
+            a["pods"][0]["schedule"]["nodes"][0]["verdict"],
+            "schedulable"
+        );
+        assert_eq!(a["pods"][0]["pane"], "pods");
+        // The same documents in one text: the same cluster.
+        let text = "key: a\nvalue: b\neffect: NoSchedule\n---\nkey: c\nvalue: d\neffect: NoExecute\n---\ntolerations:\n- {key: a, operator: Exists}\n---\n- {key: c, operator: Exists}\n";
+        let c = v(analyze(&val(json!(text)), &V::Null));
+        assert_eq!(c["nodes"].as_array().unwrap().len(), 2);
+        assert_eq!(c["pods"].as_array().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn a_pod_template_is_validated_at_its_own_path() {
+        let text = "apiVersion: v1\nkind: PodTemplate\nmetadata: {name: t}\ntemplate:\n  spec:\n    tolerations:\n    - key: a\n      operator: Exist\n";
+        let a = v(analyze(&val(json!(text)), &V::Null));
+        let d = a["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["code"] == "validation")
+            .unwrap_or_else(|| panic!("{}", a["diagnostics"]))
+            .clone();
+        assert_eq!(
+            d["location"]["path"],
+            "template.spec.tolerations[0].operator"
+        );
+        assert_eq!(d["location"]["line"], 7);
+        assert_eq!(
+            a["pods"][0]["validation"][0]["field"],
+            "template.spec.tolerations[0].operator"
+        );
+        assert!(
+            a["pods"][0]["statusMessage"]
+                .as_str()
+                .unwrap()
+                .starts_with("PodTemplate \"t\" is invalid"),
+            "{}",
+            a["pods"][0]["statusMessage"]
+        );
     }
 }

@@ -2,8 +2,9 @@
 //! (`taintlab-policy`), callable without a cluster.
 
 use serde_json::{Map, Value, json};
-use taintlab_core::Node;
+use taintlab_core::{Node, WorkloadKind};
 use taintlab_policy::{Settings, evaluate, node_list_request, parse_node_list};
+use taintlab_scenario::UserInfo;
 
 use crate::value::V;
 
@@ -117,7 +118,10 @@ fn request(v: &Value, o: &Obj<'_>) -> ApiResult<Value> {
         .choice("operation", &["CREATE", "UPDATE", "DELETE", "CONNECT"])?
         .unwrap_or("CREATE");
     let user = match o.get("userInfo") {
-        None => json!({"username": "kubernetes-admin", "groups": ["system:authenticated"]}),
+        None => {
+            let u = UserInfo::default();
+            json!({"username": u.username, "groups": u.groups})
+        }
         Some(u) => {
             let u = Obj::new(
                 u,
@@ -135,7 +139,12 @@ fn request(v: &Value, o: &Obj<'_>) -> ApiResult<Value> {
         }
     };
     let gvk = json!({"group": group, "version": version, "kind": kind});
-    let resource = json!({"group": group, "version": version, "resource": format!("{}s", kind.to_ascii_lowercase())});
+    // The resource of core's workload-kind table; other kinds by the API's plural rule.
+    let plural = WorkloadKind::from_group_kind(group, kind).map_or_else(
+        || format!("{}s", kind.to_ascii_lowercase()),
+        |k| k.resource().to_string(),
+    );
+    let resource = json!({"group": group, "version": version, "resource": plural});
     Ok(json!({
         "uid": "taintlab",
         "kind": gvk,

@@ -483,7 +483,7 @@ mod tests {
         ));
         assert_eq!(
             r["pods"][0]["message"],
-            "0/1 nodes are available: 1 node(s) had untolerated taint(s). preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."
+            "0/1 nodes are available: 1 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."
         );
         assert_eq!(r["pods"][0]["event"]["reason"], "FailedScheduling");
     }

@@ -7,29 +7,18 @@ use taintlab_core::validation::{
     allow_comparison_operators, api_status_message, validate_node_taints,
     validate_pod_tolerations_update, validate_tolerations,
 };
-use taintlab_core::{KubeVersion, Semantics, Toleration};
+use taintlab_core::{KubeVersion, Semantics, Toleration, WorkloadKind};
 use taintlab_input::{Location, Prefer};
 
 use crate::error::ApiResult;
 use crate::read::{self, NodeIn, NodeText, Obj, PodIn, VERSION_OPTIONS};
 use crate::write::{self, J};
 
-/// The tolerations path of a workload kind, and its group-qualified kind.
+/// The tolerations path of a workload kind, and its group-qualified kind (core's
+/// workload-kind table; anything else is read as a Pod).
 pub fn pod_paths(kind: &str) -> (&'static str, &'static str) {
-    match kind {
-        "Deployment" => ("spec.template.spec.tolerations", "Deployment.apps"),
-        "ReplicaSet" => ("spec.template.spec.tolerations", "ReplicaSet.apps"),
-        "StatefulSet" => ("spec.template.spec.tolerations", "StatefulSet.apps"),
-        "DaemonSet" => ("spec.template.spec.tolerations", "DaemonSet.apps"),
-        "Job" => ("spec.template.spec.tolerations", "Job.batch"),
-        "CronJob" => (
-            "spec.jobTemplate.spec.template.spec.tolerations",
-            "CronJob.batch",
-        ),
-        "ReplicationController" => ("spec.template.spec.tolerations", "ReplicationController"),
-        "PodTemplate" => ("template.spec.tolerations", "PodTemplate"),
-        _ => (POD_TOLERATIONS_PATH, "Pod"),
-    }
+    let k = WorkloadKind::from_name(kind).unwrap_or(WorkloadKind::Pod);
+    (k.tolerations_path(), k.qualified_name())
 }
 
 /// The item index right after `prefix` in `field` (`spec.tolerations[3].key` -> 3).
