@@ -435,3 +435,45 @@ fn a_parsed_pane_crosses_a_worker_boundary() {
     assert_eq!(a.pods, b.pods);
     assert_eq!(a.findings, b.findings);
 }
+
+/// One combined text and its split into the two panes ("open in playground") give the
+/// same cluster, pods and verdicts.
+#[test]
+fn a_combined_text_and_its_panes_agree() {
+    let pastes = [
+        "kubectl taint nodes gpu-1 nvidia.com/gpu=present:NoSchedule\nkubectl taint nodes gpu-2 nvidia.com/gpu=present:NoSchedule\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: trainer}\nspec:\n  tolerations:\n  - {key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: web}\n",
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nspec:\n  taints:\n  - {key: a, value: b, effect: NoExecute}\n---\ntolerations:\n- {key: a, operator: Exists, effect: NoExecute, tolerationSeconds: 30}\n",
+        "taints:\n- {key: k, value: v1, effect: NoSchedule}\n---\ntaints:\n- {key: k, value: v2, effect: NoSchedule}\n---\ntolerations:\n- {key: k, operator: Equal, value: v1}\n---\ntolerations:\n- {key: k, operator: Equal, value: v2}\n",
+        "kubectl taint nodes n1 a=b:NoSchedule\nkubectl taint nodes n1 a=b:Bogus\nkubectl taint nodes n1 c:PreferNoSchedule\n---\napiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent}\nspec:\n  template:\n    spec:\n      containers: [{name: c, image: x}]\n",
+        "apiVersion: v1\nkind: PodTemplate\nmetadata: {name: tpl}\ntemplate:\n  spec:\n    containers: [{name: c, image: x}]\n    tolerations:\n    - {key: a, operator: Exists, value: b}\n---\nkubectl taint nodes n1 a=b:NoSchedule\n",
+        "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata: {name: a}\n  spec: {unschedulable: true}\n- apiVersion: v1\n  kind: Node\n  metadata: {name: b}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: bound}\nspec:\n  nodeName: a\n",
+        "not yaml: [\n---\nkubectl taint nodes x y=z:NoExecute\n",
+    ];
+    for text in pastes {
+        let o = options();
+        let combined = Scenario::from_text(text, &o);
+        let whole = pane(text, PaneKind::Combined);
+        let (nodes, pods) = split_combined(text, &whole.parsed);
+        let split = two(&nodes, &pods, &o);
+        let view = |s: &Scenario| {
+            let nodes: Vec<_> = s.nodes.iter().map(|n| n.node.clone()).collect();
+            let pods: Vec<_> = s
+                .pods
+                .iter()
+                .map(|p| (p.pod.clone(), p.rejection.clone(), p.status_message.clone()))
+                .collect();
+            let cells: Vec<_> = (0..s.pods.len())
+                .flat_map(|p| (0..s.nodes.len()).map(move |n| (p, n)))
+                .map(|(p, n)| s.cell(p, n))
+                .collect();
+            let messages: Vec<_> = (0..s.pods.len()).map(|p| s.message(p)).collect();
+            let commands: Vec<_> = s
+                .commands
+                .iter()
+                .map(|c| (c.stdout.clone(), c.stderr.clone(), c.rejected))
+                .collect();
+            format!("{nodes:?}\n{pods:?}\n{cells:?}\n{messages:?}\n{commands:?}")
+        };
+        assert_eq!(view(&combined), view(&split), "{text}");
+    }
+}
