@@ -170,9 +170,31 @@ pub fn to_yaml_stream(values: &[Value]) -> String {
     values.iter().map(to_yaml).collect::<Vec<_>>().join("---\n")
 }
 
+/// A JSON string literal that is also a YAML double-quoted scalar the YAML reader accepts:
+/// serde_json leaves DEL, the C1 controls and U+FFFE/U+FFFF raw, which YAML refuses, so
+/// they are written as `\uXXXX` escapes (valid in both).
+fn quoted(s: &str) -> String {
+    let json = serde_json::to_string(s).unwrap_or_default();
+    if !json
+        .chars()
+        .any(|c| matches!(c, '\u{7f}'..='\u{9f}' | '\u{fffe}' | '\u{ffff}'))
+    {
+        return json;
+    }
+    let mut out = String::with_capacity(json.len() + 8);
+    for c in json.chars() {
+        if matches!(c, '\u{7f}'..='\u{9f}' | '\u{fffe}' | '\u{ffff}') {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 fn scalar(v: &Value) -> String {
     match v {
-        Value::String(s) => serde_json::to_string(s).unwrap_or_default(),
+        Value::String(s) => quoted(s),
         Value::Null => "null".into(),
         other => other.to_string(),
     }
@@ -184,11 +206,7 @@ fn key(k: &str) -> String {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '/' | '-' | '_'))
         && k.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
         && matches!(crate::yaml11::resolve_plain(k), crate::tree::Kind::Str(_));
-    if plain {
-        k.to_string()
-    } else {
-        serde_json::to_string(k).unwrap_or_default()
-    }
+    if plain { k.to_string() } else { quoted(k) }
 }
 
 fn write_yaml(v: &Value, indent: usize, out: &mut String, in_seq: bool) {
@@ -265,6 +283,26 @@ mod tests {
         assert_eq!(
             y,
             "metadata:\n  labels:\n    a.b/c: \"1.0\"\n    \"on\": \"yes\"\nspec:\n  taints:\n  - effect: \"NoSchedule\"\n    key: \"k\"\n  unschedulable: true\n"
+        );
+    }
+
+    #[test]
+    fn characters_yaml_refuses_are_escaped() {
+        let v = json!({"kind": "Node", "metadata": {"name": "n", "labels": {"a\u{7f}": "x\u{85}\u{9f}\u{fffe}\u{1}"}}});
+        let y = to_yaml(&v);
+        assert!(
+            y.contains("\"a\\u007f\": \"x\\u0085\\u009f\\ufffe\\u0001\""),
+            "{y}"
+        );
+        assert!(y.is_ascii());
+        // What is written reads back without errors.
+        let back = crate::parse_yaml(&y, &crate::Options::default());
+        assert!(
+            back.diagnostics
+                .iter()
+                .all(|d| d.code != crate::Code::YamlSyntax),
+            "{:?}",
+            back.diagnostics
         );
     }
 
