@@ -20,7 +20,7 @@ use super::taint::{
     reorganize_taints, validate_flags,
 };
 use crate::model::{Node, Taint};
-use crate::validation::{go_quote, go_sprintf_no_args};
+use crate::validation::{GoUnicode, go_quote_with, go_sprintf_no_args};
 use crate::version::KubeVersion;
 
 /// Release whose `kubectl taint` passes the taint-spec error to `cmdutil.UsageErrorf` as an
@@ -131,6 +131,8 @@ pub struct TaintCommand {
     pub target: NodeTarget,
     /// Warnings kubectl would log (deprecated `--dry-run` forms).
     pub warnings: Vec<String>,
+    /// The kubectl (and cluster) release: it decides how `%q` quotes names in messages.
+    pub version: KubeVersion,
 }
 
 /// Why one node was not updated.
@@ -146,10 +148,17 @@ pub enum NodeError {
 }
 
 impl NodeError {
-    /// The error text for a node (`Error()` of the Go error).
+    /// The error text for a node (`Error()` of the Go error), as the newest release
+    /// quotes it.
     pub fn message(&self, node: &str) -> String {
+        self.message_with(node, GoUnicode::V15_0)
+    }
+
+    /// [`NodeError::message`] with the `%q` tables of a given Go release (the API
+    /// server's `NotFound` text quotes the name).
+    pub fn message_with(&self, node: &str, unicode: GoUnicode) -> String {
         match self {
-            Self::NotFound => format!("nodes {} not found", go_quote(node)),
+            Self::NotFound => format!("nodes {} not found", go_quote_with(node, unicode)),
             Self::AlreadyHasTaints(keys) => format!(
                 "node {node} already has {keys} taint(s) with same effect(s) and --overwrite is false"
             ),
@@ -347,6 +356,8 @@ struct ParsedFlags {
     all: bool,
     selector: String,
     dry_run: Option<String>,
+    /// The `%q` tables of the kubectl release, for flag-value errors.
+    unicode: GoUnicode,
 }
 
 impl ParsedFlags {
@@ -358,9 +369,9 @@ impl ParsedFlags {
             };
             return Err(CommandError::Flag(format!(
                 "invalid argument {} for {} flag: strconv.ParseBool: parsing {}: invalid syntax",
-                go_quote(value),
-                go_quote(&name),
-                go_quote(value)
+                go_quote_with(value, self.unicode),
+                go_quote_with(&name, self.unicode),
+                go_quote_with(value, self.unicode)
             )));
         }
         let truth = parse_go_bool(value) == Some(true);
@@ -382,8 +393,14 @@ impl ParsedFlags {
 }
 
 /// pflag's parsing: flags may appear anywhere; `--` ends them.
-fn parse_flags<S: AsRef<str>>(args: &[S]) -> Result<ParsedFlags, CommandError> {
-    let mut out = ParsedFlags::default();
+fn parse_flags<S: AsRef<str>>(
+    args: &[S],
+    version: KubeVersion,
+) -> Result<ParsedFlags, CommandError> {
+    let mut out = ParsedFlags {
+        unicode: GoUnicode::for_release(version),
+        ..ParsedFlags::default()
+    };
     let mut rest = args.iter().map(AsRef::as_ref);
     while let Some(arg) = rest.next() {
         if arg == "--" {
@@ -574,7 +591,7 @@ const OTHER_RESOURCES: &[&str] = &[
 
 /// The resource-type part of `Validate`. Upstream asks API discovery; this uses fixed
 /// tables, so custom resources count as unknown.
-fn check_resource_type(resource: &str) -> Result<(), CommandError> {
+fn check_resource_type(resource: &str, version: KubeVersion) -> Result<(), CommandError> {
     let lower = resource.to_lowercase();
     if NODE_RESOURCES.contains(&lower.as_str()) {
         Ok(())
@@ -585,7 +602,7 @@ fn check_resource_type(resource: &str) -> Result<(), CommandError> {
     } else {
         Err(CommandError::Plain(format!(
             "the server doesn't have a resource type {}",
-            go_quote(&lower)
+            go_quote_with(&lower, GoUnicode::for_release(version))
         )))
     }
 }
@@ -608,7 +625,7 @@ pub fn parse_taint_command<S: AsRef<str>>(
     args: &[S],
     version: KubeVersion,
 ) -> Result<TaintCommand, CommandError> {
-    let flags = parse_flags(args)?;
+    let flags = parse_flags(args, version)?;
     let mut warnings = Vec::new();
     let dry_run = dry_run_strategy(flags.dry_run.as_deref(), &mut warnings)?;
 
@@ -647,7 +664,7 @@ pub fn parse_taint_command<S: AsRef<str>>(
     })?;
 
     let resource_type = resources.first().map(String::as_str).unwrap_or_default();
-    check_resource_type(resource_type)?;
+    check_resource_type(resource_type, version)?;
     check_conflicts(&parsed.to_add, &parsed.to_remove).map_err(CommandError::Plain)?;
     validate_flags(flags.all, &flags.selector, &resources).map_err(CommandError::Plain)?;
 
@@ -677,6 +694,7 @@ pub fn parse_taint_command<S: AsRef<str>>(
         dry_run,
         target,
         warnings,
+        version,
     })
 }
 
@@ -764,7 +782,7 @@ impl TaintCommand {
                 outcome,
             });
         }
-        let stderr = render_visit_errors(&results);
+        let stderr = render_visit_errors(&results, GoUnicode::for_release(self.version));
         TaintRun {
             exit_code: i32::from(!stderr.is_empty()),
             results,
@@ -778,7 +796,7 @@ impl TaintCommand {
 }
 
 /// `cmdutil.CheckErr` applied to the errors `ContinueOnErrorVisitor` collected.
-fn render_visit_errors(results: &[NodeResult]) -> String {
+fn render_visit_errors(results: &[NodeResult], unicode: GoUnicode) -> String {
     let errors: Vec<(&str, &NodeError)> = results
         .iter()
         .filter_map(|r| r.outcome.as_ref().err().map(|e| (r.node.as_str(), e)))
@@ -786,7 +804,7 @@ fn render_visit_errors(results: &[NodeResult]) -> String {
     let not_found = |node: &str| {
         format!(
             "Error from server (NotFound): {}",
-            NodeError::NotFound.message(node)
+            NodeError::NotFound.message_with(node, unicode)
         )
     };
     let mut out = String::new();
@@ -806,7 +824,7 @@ fn render_visit_errors(results: &[NodeResult]) -> String {
         }
         [(node, e)] => {
             out.push_str("error: ");
-            out.push_str(&e.message(node));
+            out.push_str(&e.message_with(node, unicode));
             out.push('\n');
         }
         // Several errors: `MultipleErrors`, one line each, no prefix.
@@ -814,7 +832,7 @@ fn render_visit_errors(results: &[NodeResult]) -> String {
             for (node, e) in many {
                 let line = match e {
                     NodeError::NotFound => not_found(node),
-                    other => other.message(node),
+                    other => other.message_with(node, unicode),
                 };
                 out.push_str(&line);
                 out.push('\n');
@@ -874,6 +892,29 @@ mod tests {
 
     fn err(args: &[&str]) -> Option<CommandError> {
         parse_taint_command(args, V).err()
+    }
+
+    #[test]
+    fn names_are_quoted_with_the_release_s_unicode_tables() {
+        // U+1F6DC was assigned in Unicode 15.0: Go 1.20 (Kubernetes 1.28) escapes it.
+        let args = ["node", "n\u{1f6dc}", "k=v:NoSchedule"];
+        let old = run_kubectl_taint(&args, &[], KubeVersion::new(28, 0));
+        assert_eq!(
+            old.stderr,
+            "Error from server (NotFound): nodes \"n\\U0001f6dc\" not found\n"
+        );
+        let new = run_kubectl_taint(&args, &[], KubeVersion::new(29, 0));
+        assert_eq!(
+            new.stderr,
+            "Error from server (NotFound): nodes \"n\u{1f6dc}\" not found\n"
+        );
+        let flag = ["node", "n", "--overwrite=\u{1f6dc}", "k=v:NoSchedule"];
+        let e = parse_taint_command(&flag, KubeVersion::new(28, 0)).err();
+        assert!(
+            e.as_ref()
+                .is_some_and(|e| e.message().contains("invalid argument \"\\U0001f6dc\"")),
+            "{e:?}"
+        );
     }
 
     #[test]

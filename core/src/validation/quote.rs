@@ -14,11 +14,12 @@ use crate::version::KubeVersion;
 /// line of each release's `go.mod`): Unicode 13.0.0. From 1.29 (Go 1.21) up to 1.37
 /// (Go 1.26) Go's tables are Unicode 15.0.0. Later patch releases of 1.27 and 1.28 that
 /// moved to a newer Go are not distinguished.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum GoUnicode {
     /// Unicode 13.0.0 (Go 1.16-1.20).
     V13_0,
-    /// Unicode 15.0.0 (Go 1.21-1.26).
+    /// Unicode 15.0.0 (Go 1.21-1.26), the newest modelled release's.
+    #[default]
     V15_0,
 }
 
