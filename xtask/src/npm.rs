@@ -1,9 +1,10 @@
 //! The npm package `taintlab` (crate `wasm/js`): set-up, build and test.
 //!
-//! * [`setup`] installs what the build and the tests need, each step only when missing:
-//!   the `wasm32-unknown-unknown` target, `wasm-bindgen-cli` at the crate's version,
-//!   Debian's chromium (headless browser tests), and `npm ci` in `wasm/js` (wasm-opt from
-//!   npm `binaryen`, `playwright-core`, `typescript`).
+//! * `cargo xtask npm setup` installs what the build and the tests need, each step only
+//!   when missing (declared in `TASKS`, main.rs): the `wasm32-unknown-unknown` target,
+//!   `wasm-bindgen-cli` at the crate's version, Debian's chromium (headless browser
+//!   tests), and `npm ci` in `wasm/js` (wasm-opt from npm `binaryen`, `playwright-core`,
+//!   `typescript`).
 //! * [`build`] compiles the crate with the `npm` profile, runs wasm-bindgen for the
 //!   `web`, `bundler` and `nodejs` targets, shrinks each module with wasm-opt `-Oz`,
 //!   assembles the package in `target/npm/taintlab/` and packs it into
@@ -12,20 +13,20 @@
 //!   project (ES module, CommonJS and TypeScript consumers) and a fresh web page, and runs
 //!   the Node tests, `tsc --noEmit` and the headless Chromium tests of the docs page.
 //!
-//! Only `std`: everything else is a command (cargo, rustup, wasm-bindgen, node, npm, gzip).
+//! Only `std`: everything else is a command (cargo, wasm-bindgen, node, npm, gzip).
 
 use std::env;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::time::Instant;
 
-/// wasm-bindgen-cli must equal the `wasm-bindgen` crate version pinned in wasm/js/Cargo.toml.
-pub const WASM_BINDGEN_VERSION: &str = "0.2.130";
-/// Largest gzipped wasm module the package may ship (250 KB), YAML parsing included.
-pub const MAX_WASM_GZIP_BYTES: u64 = 250_000;
+use crate::helpers::{cargo, io_err as io, root, run as step, target_dir};
+
 /// The wasm-bindgen targets shipped, each in its own folder of the package.
 pub const TARGETS: [&str; 3] = ["web", "bundler", "nodejs"];
+/// Largest gzipped wasm module the package may ship (250 KB), YAML parsing included.
+pub const MAX_WASM_GZIP_BYTES: u64 = 250_000;
 /// The package's wasm modules, each with the cargo features that select its exports, so
 /// that a page downloads only what it uses: the engine (`taintlab`), the tools
 /// (`taintlab/tools`: API validation, `kubectl taint` and `describe`) and the Kubewarden
@@ -58,34 +59,8 @@ const WASM_FEATURES: [&str; 8] = [
     "--enable-multivalue",
 ];
 
-fn root() -> PathBuf {
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    if let Some(parent) = manifest.parent()
-        && parent.join("wasm/js/Cargo.toml").exists()
-    {
-        return parent.to_path_buf();
-    }
-    // Compiled elsewhere: find the workspace from the current directory.
-    let mut dir = env::current_dir().unwrap_or_default();
-    loop {
-        if dir.join("wasm/js/Cargo.toml").exists() {
-            return dir;
-        }
-        if !dir.pop() {
-            return env::current_dir().unwrap_or_default();
-        }
-    }
-}
-
 fn js_dir() -> PathBuf {
     root().join("wasm").join("js")
-}
-
-fn target_dir() -> PathBuf {
-    match env::var_os("CARGO_TARGET_DIR") {
-        Some(d) => root().join(d),
-        None => root().join("target"),
-    }
 }
 
 /// Where the package is assembled and packed.
@@ -100,101 +75,6 @@ pub fn package_dir() -> PathBuf {
 
 fn bin(name: &str) -> PathBuf {
     js_dir().join("node_modules").join(".bin").join(name)
-}
-
-fn step(name: &str, cmd: &mut Command) -> Result<(), String> {
-    println!("==> {name}");
-    let start = Instant::now();
-    let status = cmd
-        .status()
-        .map_err(|e| format!("{name}: could not start {:?}: {e}", cmd.get_program()))?;
-    println!("<== {name}: {:.1}s", start.elapsed().as_secs_f64());
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("{name} failed ({status})"))
-    }
-}
-
-fn capture(cmd: &mut Command) -> Option<String> {
-    let out = cmd.stderr(Stdio::null()).output().ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
-}
-
-fn cargo() -> Command {
-    let mut c = Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    c.current_dir(root());
-    c
-}
-
-fn io(what: &str, path: &Path) -> impl FnOnce(std::io::Error) -> String {
-    let p = path.display().to_string();
-    let what = what.to_string();
-    move |e| format!("{what} {p}: {e}")
-}
-
-/// Installs what the package build and tests need, skipping what is there.
-pub fn setup() -> Result<(), String> {
-    let targets =
-        capture(Command::new("rustup").args(["target", "list", "--installed"])).unwrap_or_default();
-    if !targets
-        .lines()
-        .any(|l| l.trim() == "wasm32-unknown-unknown")
-    {
-        step(
-            "rustup target add wasm32-unknown-unknown",
-            Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]),
-        )?;
-    }
-
-    let want = format!("wasm-bindgen {WASM_BINDGEN_VERSION}");
-    let have = capture(Command::new("wasm-bindgen").arg("--version")).unwrap_or_default();
-    if have.trim() != want {
-        // Not --locked: the CLI's lockfile pins a crate the mirror lacks.
-        step(
-            &format!("cargo install wasm-bindgen-cli {WASM_BINDGEN_VERSION}"),
-            cargo().args([
-                "install",
-                "wasm-bindgen-cli",
-                "--version",
-                WASM_BINDGEN_VERSION,
-                "--force",
-            ]),
-        )?;
-    }
-
-    if chromium().is_none() {
-        step("apt-get update", Command::new("apt-get").args(["update"]))?;
-        step(
-            "apt-get install chromium",
-            Command::new("apt-get").args(["install", "-y", "chromium", "chromium-driver"]),
-        )?;
-    }
-
-    let js = js_dir();
-    let lock = js.join("package-lock.json");
-    let installed = js.join("node_modules").join(".package-lock.json");
-    let fresh = match (fs::metadata(&lock), fs::metadata(&installed)) {
-        (Ok(l), Ok(i)) => match (l.modified(), i.modified()) {
-            (Ok(l), Ok(i)) => i >= l,
-            _ => false,
-        },
-        _ => false,
-    };
-    let tools = ["wasm-opt", "tsc"].iter().all(|b| bin(b).exists())
-        && js.join("node_modules/playwright-core").exists();
-    if !(fresh && tools) {
-        step(
-            "npm ci (wasm/js)",
-            Command::new("npm")
-                .args(["ci", "--no-audit", "--no-fund"])
-                .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
-                .current_dir(&js),
-        )?;
-    }
-    Ok(())
 }
 
 /// Debian's chromium, or `$CHROMIUM`.
@@ -259,7 +139,6 @@ pub fn build() -> Result<(), String> {
 
 /// [`build`], returning the tarball's path.
 fn build_package() -> Result<PathBuf, String> {
-    setup()?;
     let version = workspace_version()?;
     let manifest = js_dir().join("npm").join("package.json");
     let manifest_text = fs::read_to_string(&manifest).map_err(io("cannot read", &manifest))?;

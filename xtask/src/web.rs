@@ -2,208 +2,24 @@
 //! localhost, and test it (component tests in headless Chromium, the download-size
 //! budget, the end-to-end suite).
 //!
-//! Every install is guarded, so a machine that already has the right version skips it:
-//! trunk 0.21.14 and wasm-bindgen-cli 0.2.130 (which must equal the `wasm-bindgen`
-//! crate in Cargo.lock), the wasm32 target, Debian's chromium and chromedriver, and the
-//! npm packages (binaryen 132 for wasm-opt, playwright-core for the end-to-end suite).
+//! What they need (trunk 0.21.14, wasm-bindgen-cli 0.2.130, the wasm32 target, Debian's
+//! chromium and chromedriver, npm's binaryen 132 and playwright-core) is declared in
+//! `TASKS` (main.rs) and installed, guarded, before the task runs.
 
 use std::env;
-use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::Instant;
+use std::process::Command;
 
-/// Trunk release that builds with the project's Rust.
-const TRUNK_VERSION: &str = "0.21.14";
-/// Must equal the `wasm-bindgen` crate version pinned in web/Cargo.toml.
-const WASM_BINDGEN_VERSION: &str = "0.2.130";
+use crate::helpers::{cargo, on_path, root, run, tool, tool_path};
+
 /// Initial download budget: wasm, JS and CSS that index.html loads, gzip -9.
 const BUDGET_GZ_BYTES: u64 = 450_000;
 /// Where `cargo xtask serve` listens unless TAINTLAB_PORT says otherwise.
 const DEFAULT_PORT: &str = "8080";
-/// Written next to node_modules after `npm ci`: a hash of the package-lock.json it used.
-const NPM_STAMP: &str = "node_modules/.taintlab-lock-hash";
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from("."))
-}
-
-/// Runs a command to completion, printing its name and duration.
-fn run(name: &str, cmd: &mut Command) -> Result<(), String> {
-    println!("==> {name}");
-    let start = Instant::now();
-    let status = cmd
-        .status()
-        .map_err(|e| format!("{name}: could not start {:?}: {e}", cmd.get_program()))?;
-    println!("<== {name}: {:.1}s", start.elapsed().as_secs_f64());
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("{name} failed ({status})"))
-    }
-}
-
-/// The command's stdout, trimmed, when it runs and succeeds.
-fn output(program: &str, args: &[&str]) -> Option<String> {
-    let out = Command::new(program)
-        .args(args)
-        .stderr(Stdio::null())
-        .output()
-        .ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
-}
-
-fn on_path(program: &str) -> Option<PathBuf> {
-    let path = env::var_os("PATH")?;
-    env::split_paths(&path)
-        .map(|dir| dir.join(program))
-        .find(|p| p.is_file())
-}
-
-/// PATH with node_modules/.bin first, so Trunk finds npm's wasm-opt (binaryen 132).
-fn tool_path() -> OsString {
-    let mut dirs = vec![root().join("node_modules").join(".bin")];
-    if let Some(home) = env::var_os("CARGO_HOME") {
-        dirs.push(PathBuf::from(home).join("bin"));
-    } else if let Some(home) = env::var_os("HOME") {
-        dirs.push(PathBuf::from(home).join(".cargo").join("bin"));
-    }
-    if let Some(path) = env::var_os("PATH") {
-        dirs.extend(env::split_paths(&path));
-    }
-    env::join_paths(dirs).unwrap_or_default()
-}
-
-fn cargo() -> Command {
-    let mut c = Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    c.current_dir(root());
-    c
-}
-
-fn tool(program: &str) -> Command {
-    let mut c = Command::new(program);
-    c.current_dir(root()).env("PATH", tool_path());
-    c
-}
-
-/// A small stable hash (FNV-1a) of a file, to notice a changed package-lock.json.
-fn file_hash(path: &Path) -> Option<String> {
-    let bytes = fs::read(path).ok()?;
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    Some(format!("{h:016x}"))
-}
-
-fn apt_install(packages: &[&str]) -> Result<(), String> {
-    let is_root = output("id", &["-u"]).as_deref() == Some("0");
-    let (program, prefix): (&str, &[&str]) = if is_root {
-        ("apt-get", &[])
-    } else {
-        ("sudo", &["apt-get"])
-    };
-    run(
-        "apt-get update",
-        Command::new(program).args(prefix).arg("update"),
-    )?;
-    run(
-        &format!("apt-get install {}", packages.join(" ")),
-        Command::new(program)
-            .args(prefix)
-            .args(["install", "-y", "--no-install-recommends"])
-            .args(packages)
-            .env("DEBIAN_FRONTEND", "noninteractive"),
-    )
-}
-
-/// Installs what the playground needs and the machine lacks.
-pub fn setup() -> Result<(), String> {
-    let targets = output("rustup", &["target", "list", "--installed"]).unwrap_or_default();
-    if !targets
-        .lines()
-        .any(|l| l.trim() == "wasm32-unknown-unknown")
-    {
-        run(
-            "rustup target add wasm32-unknown-unknown",
-            Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]),
-        )?;
-    }
-
-    let want_trunk = format!("trunk {TRUNK_VERSION}");
-    if output_in_tool_path("trunk", &["--version"]).as_deref() != Some(want_trunk.as_str()) {
-        run(
-            &format!("cargo install trunk {TRUNK_VERSION} (about 12 minutes)"),
-            cargo().args(["install", "trunk", "--version", TRUNK_VERSION, "--locked"]),
-        )?;
-    }
-
-    let want_bindgen = format!("wasm-bindgen {WASM_BINDGEN_VERSION}");
-    if output_in_tool_path("wasm-bindgen", &["--version"]).as_deref() != Some(want_bindgen.as_str())
-    {
-        // Not --locked: the CLI's lockfile names a webpki-roots release some mirrors lack.
-        run(
-            &format!("cargo install wasm-bindgen-cli {WASM_BINDGEN_VERSION} (about 5 minutes)"),
-            cargo().args([
-                "install",
-                "wasm-bindgen-cli",
-                "--version",
-                WASM_BINDGEN_VERSION,
-            ]),
-        )?;
-    }
-
-    let mut apt = Vec::new();
-    if on_path("chromium").is_none() || on_path("chromedriver").is_none() {
-        apt.extend(["chromium", "chromium-driver"]);
-    }
-    if on_path("node").is_none() || on_path("npm").is_none() {
-        apt.extend(["nodejs", "npm"]);
-    }
-    if on_path("gzip").is_none() {
-        apt.push("gzip");
-    }
-    if !apt.is_empty() {
-        apt_install(&apt)?;
-    }
-
-    let lock = root().join("package-lock.json");
-    let stamp = root().join(NPM_STAMP);
-    let want = file_hash(&lock).ok_or("package-lock.json is missing")?;
-    let have = fs::read_to_string(&stamp).unwrap_or_default();
-    if !root().join("node_modules").is_dir() || have.trim() != want {
-        run(
-            "npm ci (binaryen, playwright-core)",
-            tool("npm")
-                .args(["ci", "--no-audit", "--no-fund"])
-                .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1"),
-        )?;
-        fs::write(&stamp, &want).map_err(|e| format!("writing {}: {e}", stamp.display()))?;
-    }
-    Ok(())
-}
-
-fn output_in_tool_path(program: &str, args: &[&str]) -> Option<String> {
-    let out = tool(program)
-        .args(args)
-        .stderr(Stdio::null())
-        .output()
-        .ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
-}
 
 /// Builds the playground into dist/ (release, offline, wasm-opt from npm).
 pub fn build() -> Result<(), String> {
-    setup()?;
     run(
         "trunk build --release (playground into dist/)",
         tool("trunk").args(["build", "--release", "--offline", "--skip-version-check"]),
@@ -212,7 +28,6 @@ pub fn build() -> Result<(), String> {
 
 /// Builds and serves the playground on 127.0.0.1 until stopped.
 pub fn serve() -> Result<(), String> {
-    setup()?;
     let port = env::var("TAINTLAB_PORT").unwrap_or_else(|_| DEFAULT_PORT.into());
     println!();
     println!("    Taintlab playground: http://127.0.0.1:{port}/");
@@ -297,7 +112,6 @@ pub fn check_budget() -> Result<(), String> {
 
 /// Component tests in headless Chromium, the size budget, and the end-to-end suite.
 pub fn test() -> Result<(), String> {
-    setup()?;
     let chromedriver = on_path("chromedriver").ok_or("chromedriver is not on PATH")?;
     run(
         "component tests (wasm-bindgen-test, headless Chromium)",
