@@ -59,49 +59,60 @@ pub(crate) fn parse_stream(
         .collect();
     let mut parsed_diags = Vec::new();
     let mut docs = parse_clean_stream(&clean, base_line, first_index, limits, &mut parsed_diags);
-    let mut rejected: Vec<(usize, Diagnostic)> = Vec::new();
+    let message = |b: &BadChar, index: usize, line: u32| {
+        Diagnostic::error(
+            Code::YamlSyntax,
+            Location::at(index, line as usize, b.column as usize),
+            format!(
+                "{} is not allowed in YAML, so the document is not read; kubectl and the API server reject it with \"error converting YAML to JSON: yaml: control characters are not allowed\"",
+                describe_char(b.ch)
+            ),
+        )
+    };
+    // Text before the first document belongs to it unless a `---` line separates them.
+    let first_is_explicit = docs.first().is_some_and(|d| {
+        text.lines()
+            .nth(d.line.saturating_sub(base_line + 1) as usize)
+            .is_some_and(|l| l.starts_with("---"))
+    });
+    let mut rejected = vec![false; docs.len()];
+    let mut rejected_diags: Vec<Diagnostic> = Vec::new();
     let mut preamble: Option<Diagnostic> = None;
     for b in &bad {
         let line = base_line + b.line;
-        let message = format!(
-            "{} is not allowed in YAML, so the document is not read; kubectl and the API server reject it with \"error converting YAML to JSON: yaml: control characters are not allowed\"",
-            describe_char(b.ch)
-        );
-        // The document the character is in: the last one starting at or before its line;
-        // text before the first document belongs to it unless a `---` line separates them.
-        let first_is_explicit = docs.first().is_some_and(|d| {
-            text.lines()
-                .nth(d.line.saturating_sub(base_line + 1) as usize)
-                .is_some_and(|l| l.starts_with("---"))
-        });
+        // The document the character is in: the last one starting at or before its line
+        // (documents are in line order).
         let slot = docs
-            .iter()
-            .rposition(|d| d.line <= line)
+            .partition_point(|d| d.line <= line)
+            .checked_sub(1)
             .or((!first_is_explicit && !docs.is_empty()).then_some(0));
         match slot {
-            Some(slot) => {
-                let index = docs[slot].index;
-                if rejected.iter().all(|(i, _)| *i != index) {
-                    docs[slot].root = None;
-                    let at = Location::at(index, line as usize, b.column as usize);
-                    rejected.push((index, Diagnostic::error(Code::YamlSyntax, at, message)));
-                }
+            Some(slot) if !rejected[slot] => {
+                rejected[slot] = true;
+                docs[slot].root = None;
+                rejected_diags.push(message(b, docs[slot].index, line));
             }
+            Some(_) => {}
             // Before the first `---`: kubectl's document splitter makes that text (here
             // only comments) a document of its own, which fails; the next one is read.
             None if preamble.is_none() => {
                 let index = docs.first().map_or(first_index, |d| d.index);
-                let at = Location::at(index, line as usize, b.column as usize);
-                preamble = Some(Diagnostic::error(Code::YamlSyntax, at, message));
+                preamble = Some(message(b, index, line));
             }
             None => {}
         }
     }
     // What the parser said about a rejected document describes the copy, not the text.
-    parsed_diags.retain(|d| !rejected.iter().any(|(i, _)| *i == d.location.document));
+    let rejected_index: std::collections::HashSet<usize> = docs
+        .iter()
+        .zip(&rejected)
+        .filter(|(_, r)| **r)
+        .map(|(d, _)| d.index)
+        .collect();
+    parsed_diags.retain(|d| !rejected_index.contains(&d.location.document));
     diags.extend(parsed_diags);
     diags.extend(preamble);
-    diags.extend(rejected.into_iter().map(|(_, d)| d));
+    diags.extend(rejected_diags);
     if docs.is_empty() {
         // Nothing but comments around the character: still one (unreadable) document.
         docs.push(Doc {
