@@ -35,6 +35,8 @@ pub mod labels;
 pub mod matching;
 pub mod model;
 pub mod node_lifecycle;
+pub mod quantity;
+pub mod resource;
 pub mod scheduling;
 pub mod suggest;
 pub mod validation;
@@ -45,6 +47,7 @@ pub use model::{
     ConditionStatus, Node, NodeCondition, Operator, Pod, PreemptionPolicy, QosClass, Taint,
     TaintEffect, Toleration,
 };
+pub use quantity::Quantity;
 pub use version::{KubeVersion, Semantics};
 pub use workload::WorkloadKind;
 

@@ -522,6 +522,21 @@ pub struct PodPlacement {
     /// `spec.priority` as admission resolved it (0 without a priority class).
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "is_zero"))]
     pub priority: i32,
+    /// Resources of `spec.containers`.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
+    pub containers: Vec<crate::resource::ContainerResources>,
+    /// Resources and `restartPolicy` of `spec.initContainers`.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
+    pub init_containers: Vec<crate::resource::ContainerResources>,
+    /// `spec.overhead` (set by RuntimeClass admission).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "BTreeMap::is_empty"))]
+    pub overhead: crate::resource::ResourceList,
+    /// Pod-level `spec.resources`.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub resources: Option<crate::resource::ResourceRequirements>,
+    /// `status.phase`: a bound pod in `Succeeded` or `Failed` holds nothing on its node.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "String::is_empty"))]
+    pub phase: String,
 }
 
 #[cfg(feature = "serde")]
@@ -530,6 +545,22 @@ fn is_zero(v: &i32) -> bool {
 }
 
 impl PodPlacement {
+    /// The resource fields, as `PodRequests` reads them.
+    pub fn spec_resources(&self) -> crate::resource::PodSpecResources<'_> {
+        crate::resource::PodSpecResources {
+            containers: &self.containers,
+            init_containers: &self.init_containers,
+            overhead: &self.overhead,
+            pod_level: self.resources.as_ref(),
+        }
+    }
+
+    /// True for `status.phase` `Succeeded` or `Failed`: the scheduler's informer does
+    /// not see such a pod, so it counts neither for requests nor for the pod count.
+    pub fn is_terminal(&self) -> bool {
+        self.phase == "Succeeded" || self.phase == "Failed"
+    }
+
     /// The required node affinity, if any.
     pub fn required_node_affinity(&self) -> Option<&NodeSelector> {
         self.affinity

@@ -239,17 +239,21 @@ pub enum FilterPlugin {
     NodeAffinity,
     /// `NodePorts`: the pod's host ports must be free on the node.
     NodePorts,
+    /// `NodeResourcesFit`: the pod's requests must fit the node's allocatable minus
+    /// what its pods request, and one more pod must be allowed.
+    NodeResourcesFit,
 }
 
 impl FilterPlugin {
     /// The modelled Filter plugins in the default profile's order
     /// (`pkg/scheduler/apis/config/v1/default_plugins.go`).
-    pub const DEFAULT_ORDER: [FilterPlugin; 5] = [
+    pub const DEFAULT_ORDER: [FilterPlugin; 6] = [
         Self::NodeUnschedulable,
         Self::NodeName,
         Self::TaintToleration,
         Self::NodeAffinity,
         Self::NodePorts,
+        Self::NodeResourcesFit,
     ];
 
     /// The plugin's registered name.
@@ -260,6 +264,7 @@ impl FilterPlugin {
             Self::TaintToleration => "TaintToleration",
             Self::NodeAffinity => "NodeAffinity",
             Self::NodePorts => "NodePorts",
+            Self::NodeResourcesFit => "NodeResourcesFit",
         }
     }
 }

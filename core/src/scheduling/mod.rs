@@ -14,6 +14,9 @@
 //! * [`placement`]: one scheduling cycle with every modelled placement plugin
 //!   (NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodePorts), per release.
 //! * [`placement_cluster`]: [`placement`] for every pod against every node, grouped.
+//! * [`resources`]: NodeResourcesFit (filter, LeastAllocated score) and
+//!   NodeResourcesBalancedAllocation.
+//! * [`preemption`]: DefaultPreemption's dry run, victims and nominated node.
 
 pub mod cluster;
 pub mod explain;
@@ -22,6 +25,8 @@ pub mod fit_error;
 pub mod kubelet;
 pub mod placement;
 pub mod placement_cluster;
+pub mod preemption;
+pub mod resources;
 pub mod score;
 pub mod selector;
 

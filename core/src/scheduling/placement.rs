@@ -51,16 +51,21 @@ use alloc::vec::Vec;
 use super::filter::{
     Code, FilterPlugin, Status, node_unschedulable_filter, taint_toleration_filter,
 };
-use super::fit_error::{
-    FailedScheduling, FitError, NO_PREEMPTION_VICTIMS, PREEMPTION_NOT_HELPFUL,
-    PREEMPTION_POLICY_NEVER, PREEMPTION_PREFIX, dynamic_resources_enabled, post_filter_message,
+use super::fit_error::{FailedScheduling, FitError, dynamic_resources_enabled};
+pub use super::preemption::Nomination;
+use super::preemption::{GroupView, assemble};
+use super::resources::{
+    NodeUsage, balanced_allocation_applies, balanced_allocation_score, least_allocated_score,
+    node_resources_fit_filter,
 };
 use super::score::{
     MAX_NODE_SCORE, TAINT_TOLERATION_WEIGHT, normalize_one, taint_toleration_score,
 };
 use super::selector::{OBJECT_NAME_FIELD, PreferredTerms, RequiredNodeAffinity};
-use crate::model::{HostPort, Node, PreemptionPolicy, SchedulingPod};
+use crate::model::{HostPort, Node, SchedulingPod};
+use crate::resource::{PodResourceSummary, Resource, ResourceList, summarize};
 use crate::version::Semantics;
+use core::hash::{Hash, Hasher};
 
 /// NodeName's reason (`ErrReason`), UnschedulableAndUnresolvable.
 pub const NODE_NAME_REASON: &str = "node(s) didn't match the requested node name";
@@ -273,42 +278,106 @@ pub fn node_affinity_pre_filter(pod: &SchedulingPod, options: PlacementOptions) 
 // Cluster state
 // ---------------------------------------------------------------------------------------
 
-/// A pod already bound to a node, as far as placement needs it.
+/// A pod already bound to a node, as far as placement and the victim search need it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct BoundPod {
     /// `spec.priority`.
     pub priority: i32,
     /// Host ports counted by this release's NodePorts.
     pub ports: Vec<HostPort>,
+    /// Its share of `NodeInfo.Requested` (zero when the node's allocatable is unknown).
+    pub request: Resource,
+    /// Its share of `NodeInfo.NonZeroRequested` (cpu milli, memory).
+    pub non_zero: (i64, i64),
 }
 
-/// What is running on one node: used host ports and the pods holding them.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+/// A bound pod's `namespace/name`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PodRef {
+    /// `metadata.namespace`
+    pub namespace: String,
+    /// `metadata.name`
+    pub name: String,
+}
+
+/// What is running on one node: used host ports, requested resources and the pods a
+/// victim search would consider.
+///
+/// Equality and hashing ignore [`NodeState::pod_refs`] (which pods, by name): two nodes
+/// whose pods hold the same ports and resources at the same priorities behave alike.
+#[derive(Clone, Debug, Default)]
 pub struct NodeState {
     /// `NodeInfo.UsedPorts`.
     pub used_ports: UsedPorts,
-    /// Bound pods that hold host ports (victim search re-checks the ports without them).
-    pub port_holders: Vec<BoundPod>,
+    /// The bound pods the victim search re-checks, in binding order: every
+    /// non-terminal pod when the node's allocatable is known, otherwise only the pods
+    /// holding host ports (nothing else can change a filter's answer there).
+    pub pods: Vec<BoundPod>,
+    /// Names of [`NodeState::pods`], in the same order.
+    pub pod_refs: Vec<PodRef>,
     /// The lowest priority of any bound pod (`None` for an empty node): a preemptor
     /// finds victims only when this is lower than its own.
     pub min_priority: Option<i32>,
+    /// Allocatable and requested resources; `None` when the node's
+    /// `status.allocatable` is unknown (a pasted node without it): NodeResourcesFit is
+    /// then not run on the node.
+    pub usage: Option<NodeUsage>,
+}
+
+impl PartialEq for NodeState {
+    fn eq(&self, o: &Self) -> bool {
+        self.used_ports == o.used_ports
+            && self.pods == o.pods
+            && self.min_priority == o.min_priority
+            && self.usage == o.usage
+    }
+}
+
+impl Eq for NodeState {}
+
+impl Hash for NodeState {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.used_ports.hash(h);
+        self.pods.hash(h);
+        self.min_priority.hash(h);
+        self.usage.hash(h);
+    }
 }
 
 impl NodeState {
-    /// The node's state with `pods` bound to it.
+    /// The node's state with `pods` bound to it, allocatable unknown.
     pub fn new<'a>(
         pods: impl IntoIterator<Item = &'a SchedulingPod>,
         options: PlacementOptions,
     ) -> Self {
-        let mut s = Self::default();
+        Self::with_allocatable(None, pods, options)
+    }
+
+    /// The node's state with `status.allocatable` (`None`: unknown) and `pods` bound.
+    pub fn with_allocatable<'a>(
+        allocatable: Option<&ResourceList>,
+        pods: impl IntoIterator<Item = &'a SchedulingPod>,
+        options: PlacementOptions,
+    ) -> Self {
+        let mut s = Self {
+            usage: allocatable.map(|a| NodeUsage {
+                allocatable: Resource::from_list(a),
+                ..NodeUsage::default()
+            }),
+            ..Self::default()
+        };
         for p in pods {
             s.add(p, options);
         }
         s
     }
 
-    /// Adds one bound pod.
+    /// Adds one bound pod. Pods in phase `Succeeded` or `Failed` are not seen by the
+    /// scheduler and are skipped.
     pub fn add(&mut self, pod: &SchedulingPod, options: PlacementOptions) {
+        if pod.placement.is_terminal() {
+            return;
+        }
         let priority = pod.placement.priority;
         self.min_priority = Some(self.min_priority.map_or(priority, |m| m.min(priority)));
         let ports: Vec<HostPort> = pod
@@ -318,33 +387,88 @@ impl NodeState {
             .filter(|p| options.counts(p) && p.host_port > 0)
             .cloned()
             .collect();
-        if !ports.is_empty() {
-            for p in &ports {
-                self.used_ports.add(p);
-            }
-            self.port_holders.push(BoundPod { priority, ports });
+        for p in &ports {
+            self.used_ports.add(p);
         }
+        let (request, non_zero) = match &mut self.usage {
+            Some(u) => {
+                let s = summarize(pod.placement.spec_resources(), options.semantics.version);
+                u.requested.add_resource(&s.request);
+                u.non_zero.0 = u.non_zero.0.saturating_add(s.non_zero_milli_cpu);
+                u.non_zero.1 = u.non_zero.1.saturating_add(s.non_zero_memory);
+                u.pods = u.pods.saturating_add(1);
+                (s.request, (s.non_zero_milli_cpu, s.non_zero_memory))
+            }
+            None if ports.is_empty() => return,
+            None => (Resource::default(), (0, 0)),
+        };
+        self.pods.push(BoundPod {
+            priority,
+            ports,
+            request,
+            non_zero,
+        });
+        self.pod_refs.push(PodRef {
+            namespace: pod.pod.namespace.clone(),
+            name: pod.pod.name.clone(),
+        });
     }
 
-    /// Used ports once every pod of priority lower than `priority` is removed.
-    fn ports_without_victims(&self, priority: i32) -> UsedPorts {
+    /// The node with every pod of priority lower than `priority` removed: used ports
+    /// and resources (`SelectVictimsOnNode`'s first step).
+    pub(crate) fn without_victims(&self, priority: i32) -> (UsedPorts, Option<NodeUsage>) {
         let mut used = UsedPorts::default();
-        for h in self.port_holders.iter().filter(|h| h.priority >= priority) {
-            for p in &h.ports {
-                used.add(p);
+        let mut usage = self.usage.clone();
+        for p in &self.pods {
+            if p.priority >= priority {
+                for port in &p.ports {
+                    used.add(port);
+                }
+            } else if let Some(u) = &mut usage {
+                remove_pod(u, p);
             }
         }
-        used
+        (used, usage)
     }
 }
 
-/// Per-node states for `nodes`, from the pods whose `spec.nodeName` names them.
+pub(crate) fn remove_pod(u: &mut NodeUsage, p: &BoundPod) {
+    u.requested.sub_resource(&p.request);
+    u.non_zero.0 = u.non_zero.0.saturating_sub(p.non_zero.0);
+    u.non_zero.1 = u.non_zero.1.saturating_sub(p.non_zero.1);
+    u.pods = u.pods.saturating_sub(1);
+}
+
+pub(crate) fn add_pod(u: &mut NodeUsage, p: &BoundPod) {
+    u.requested.add_resource(&p.request);
+    u.non_zero.0 = u.non_zero.0.saturating_add(p.non_zero.0);
+    u.non_zero.1 = u.non_zero.1.saturating_add(p.non_zero.1);
+    u.pods = u.pods.saturating_add(1);
+}
+
+/// Per-node states for `nodes`, from the pods whose `spec.nodeName` names them;
+/// every node's allocatable is unknown.
 pub fn node_states(
     nodes: &[Node],
     bound: &[SchedulingPod],
     options: PlacementOptions,
 ) -> Vec<NodeState> {
-    let mut states = alloc::vec![NodeState::default(); nodes.len()];
+    node_states_with_allocatable(nodes, &[], bound, options)
+}
+
+/// Per-node states: `allocatable[i]` is node `i`'s `status.allocatable` (`None`, or
+/// a missing entry: unknown), `bound` the pods whose `spec.nodeName` names a node.
+pub fn node_states_with_allocatable(
+    nodes: &[Node],
+    allocatable: &[Option<ResourceList>],
+    bound: &[SchedulingPod],
+    options: PlacementOptions,
+) -> Vec<NodeState> {
+    let mut states: Vec<NodeState> = (0..nodes.len())
+        .map(|i| {
+            NodeState::with_allocatable(allocatable.get(i).and_then(Option::as_ref), [], options)
+        })
+        .collect();
     if bound.is_empty() {
         return states;
     }
@@ -368,6 +492,9 @@ pub fn node_states(
 // One pod
 // ---------------------------------------------------------------------------------------
 
+/// NodeResourcesFit's and NodeResourcesBalancedAllocation's scores on one node.
+pub type ResourceScores = (Option<i64>, Option<i64>);
+
 /// A pod with everything the cycle derives from it once (`PreFilter`, `PreScore`).
 #[derive(Clone, Debug)]
 pub struct PreparedPod<'a> {
@@ -381,7 +508,9 @@ pub struct PreparedPod<'a> {
     pub preferred: Result<PreferredTerms, ()>,
     /// The host ports NodePorts checks for this release.
     pub wanted_ports: Vec<HostPort>,
-    options: PlacementOptions,
+    /// NodeResourcesFit's PreFilter: the pod's requests for this release.
+    pub resources: PodResourceSummary,
+    pub(crate) options: PlacementOptions,
 }
 
 impl<'a> PreparedPod<'a> {
@@ -399,14 +528,21 @@ impl<'a> PreparedPod<'a> {
                 .filter(|p| options.counts(p))
                 .cloned()
                 .collect(),
+            resources: summarize(pod.placement.spec_resources(), options.semantics.version),
             options,
         }
     }
 
-    /// Runs the filters on one node with `used` ports in use: the statuses of the
+    /// Runs the filters on one node with `used` ports in use and `usage` resources
+    /// (`None`: allocatable unknown, NodeResourcesFit not run): the statuses of the
     /// failing plugins, in profile order. From 1.27 at most one (the first failure);
     /// 1.25 – 1.26 every failing plugin.
-    pub fn filter(&self, node: &Node, used: &UsedPorts) -> Vec<(FilterPlugin, Status)> {
+    pub fn filter(
+        &self,
+        node: &Node,
+        used: &UsedPorts,
+        usage: Option<&NodeUsage>,
+    ) -> Vec<(FilterPlugin, Status)> {
         let sem = self.options.semantics;
         let all = !self.options.stops_at_first_failure();
         let mut failed = Vec::new();
@@ -421,6 +557,10 @@ impl<'a> PreparedPod<'a> {
                 }
                 FilterPlugin::NodeAffinity => node_affinity_filter(&self.required, node),
                 FilterPlugin::NodePorts => node_ports_filter(&self.wanted_ports, used),
+                FilterPlugin::NodeResourcesFit => match usage {
+                    Some(u) => node_resources_fit_filter(&self.resources.request, u, sem.version),
+                    None => Status::success(),
+                },
             };
             if !status.is_success() {
                 failed.push((plugin, status));
@@ -430,6 +570,22 @@ impl<'a> PreparedPod<'a> {
             }
         }
         failed
+    }
+
+    /// NodeResourcesFit's and BalancedAllocation's scores on a feasible node (neither
+    /// is normalized); `None` when the node's allocatable is unknown, and
+    /// BalancedAllocation `None` when it skips the pod.
+    pub fn resource_scores(&self, usage: Option<&NodeUsage>) -> ResourceScores {
+        let Some(u) = usage else {
+            return (None, None);
+        };
+        let fit = least_allocated_score(self.resources.score_non_zero, u);
+        let balanced = balanced_allocation_applies(
+            self.resources.score_requested,
+            self.options.semantics.version,
+        )
+        .then(|| balanced_allocation_score(self.resources.score_requested, u));
+        (Some(fit), balanced)
     }
 
     /// The raw scores of a feasible node: (TaintToleration, NodeAffinity).
@@ -470,6 +626,12 @@ pub enum NodeOutcome {
         taint_toleration: i64,
         /// NodeAffinity's normalized score.
         node_affinity: i64,
+        /// NodeResourcesFit's score (LeastAllocated); `None` when the node's
+        /// allocatable is unknown (resources were not checked on it).
+        node_resources_fit: Option<i64>,
+        /// NodeResourcesBalancedAllocation's score; `None` when the node's allocatable
+        /// is unknown or the plugin skips the pod (best-effort pods, 1.33 on).
+        balanced_allocation: Option<i64>,
     },
     /// Rejected by filters: `plugins` in profile order (one from 1.27, every failing
     /// plugin on 1.25 – 1.26), `status` the merged status.
@@ -494,19 +656,44 @@ impl NodeOutcome {
         matches!(self, Self::Feasible { .. })
     }
 
-    /// The weighted total of the modelled scores: TaintToleration × 3 + NodeAffinity × 2.
+    /// The weighted total of the modelled scores: TaintToleration × 3, NodeAffinity × 2,
+    /// NodeResourcesFit × 1 and NodeResourcesBalancedAllocation × 1 (a missing score
+    /// counts 0).
     pub fn combined_score(&self) -> Option<i64> {
         match self {
             Self::Feasible {
                 taint_toleration,
                 node_affinity,
+                node_resources_fit,
+                balanced_allocation,
             } => Some(
                 taint_toleration
                     .saturating_mul(TAINT_TOLERATION_WEIGHT)
-                    .saturating_add(node_affinity.saturating_mul(NODE_AFFINITY_WEIGHT)),
+                    .saturating_add(node_affinity.saturating_mul(NODE_AFFINITY_WEIGHT))
+                    .saturating_add(
+                        node_resources_fit
+                            .unwrap_or(0)
+                            .saturating_mul(super::resources::NODE_RESOURCES_FIT_WEIGHT),
+                    )
+                    .saturating_add(
+                        balanced_allocation
+                            .unwrap_or(0)
+                            .saturating_mul(super::resources::BALANCED_ALLOCATION_WEIGHT),
+                    ),
             ),
             _ => None,
         }
+    }
+
+    /// True when NodeResourcesFit ran on a feasible node (its allocatable is known).
+    pub fn resources_checked(&self) -> bool {
+        matches!(
+            self,
+            Self::Feasible {
+                node_resources_fit: Some(_),
+                ..
+            }
+        )
     }
 
     /// The first plugin that rejected the node.
@@ -540,6 +727,9 @@ pub enum PodOutcome {
         /// True when DefaultPreemption found victims whose removal lets the pod fit
         /// somewhere (the pod is then nominated; the message has no post-filter part).
         preemption_possible: bool,
+        /// The node DefaultPreemption nominates and the pods it evicts, when
+        /// preemption helps.
+        nomination: Option<Nomination>,
     },
     /// The cycle ended with an error (event reason `FailedScheduling`, condition
     /// reason `SchedulerError`).
@@ -595,113 +785,6 @@ pub(crate) enum Evaluated {
     PreFilterRejected,
 }
 
-/// What DefaultPreemption's dry run finds on one node.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum DryRun {
-    /// Removing the lower-priority pods lets the pod fit: preemption succeeds.
-    Candidate,
-    /// The node's status in the nested FitError.
-    Reasons(Vec<String>),
-}
-
-/// `SelectVictimsOnNode` on a node that is a preemption candidate.
-pub(crate) fn dry_run(prep: &PreparedPod<'_>, node: &Node, state: &NodeState) -> DryRun {
-    let priority = prep.pod.placement.priority;
-    if state.min_priority.is_none_or(|m| m >= priority) {
-        return DryRun::Reasons(alloc::vec![String::from(NO_PREEMPTION_VICTIMS)]);
-    }
-    let used = state.ports_without_victims(priority);
-    let failed = prep.filter(node, &used);
-    if failed.is_empty() {
-        DryRun::Candidate
-    } else {
-        DryRun::Reasons(merge_statuses(&failed).reasons)
-    }
-}
-
-/// The FailedScheduling outcome from the nodes' statuses. `groups` yields
-/// (node count, evaluation, a representative node and its state).
-pub(crate) fn assemble<'g>(
-    prep: &PreparedPod<'_>,
-    num_nodes: usize,
-    groups: impl Iterator<Item = (usize, &'g Evaluated, &'g Node, &'g NodeState)> + Clone,
-) -> PodOutcome {
-    let options = prep.options;
-    let version = options.semantics.version;
-    let layout = super::fit_error::FitErrorLayout::for_version(version);
-    let mut fit = FitError::new(num_nodes);
-    let cut_reason = absent_node_reason(&["NodeAffinity"]);
-    let mut pre_filter_rejected = false;
-    for (count, ev, _, _) in groups.clone() {
-        match ev {
-            Evaluated::Rejected(status) => fit.record_nodes(count, &status.reasons),
-            Evaluated::Cut => match version.minor {
-                ..=29 => {}
-                30 => fit.record_nodes(count, &[FILTERED_OUT_BY_PRE_FILTER_REASON]),
-                _ => fit.add_absent_once(&cut_reason),
-            },
-            Evaluated::PreFilterRejected => {
-                pre_filter_rejected = true;
-                match version.minor {
-                    // 1.26 – 1.28 only set PreFilterMsg and record no node.
-                    26..=28 => {}
-                    31.. => fit.add_absent_once(NODE_AFFINITY_CONFLICT_REASON),
-                    _ => fit.record_nodes(count, &[NODE_AFFINITY_CONFLICT_REASON]),
-                }
-            }
-            Evaluated::Feasible => {}
-        }
-    }
-    if pre_filter_rejected && layout.has_pre_filter_msg() {
-        fit.pre_filter_msg = String::from(NODE_AFFINITY_CONFLICT_REASON);
-    }
-
-    // PostFilter: DefaultPreemption.
-    let mut preemption_possible = false;
-    let preemption = if prep.pod.pod.preemption_policy == PreemptionPolicy::Never {
-        let mut m = String::from(PREEMPTION_PREFIX);
-        m.push_str(PREEMPTION_POLICY_NEVER);
-        m
-    } else {
-        let mut nested = FitError::new(num_nodes);
-        for (count, ev, node, state) in groups {
-            let unresolvable = match ev {
-                Evaluated::Rejected(s) => s.code == Code::UnschedulableAndUnresolvable,
-                // 1.25 – 1.29 leave cut nodes without a status: they are candidates.
-                Evaluated::Cut => version.at_least(30),
-                // 1.26 – 1.28 record no status after a PreFilter rejection either.
-                Evaluated::PreFilterRejected => !(26..=28).contains(&version.minor),
-                Evaluated::Feasible => continue,
-            };
-            if unresolvable {
-                nested.record_nodes(count, &[PREEMPTION_NOT_HELPFUL]);
-                continue;
-            }
-            match dry_run(prep, node, state) {
-                DryRun::Candidate => {
-                    preemption_possible = true;
-                    break;
-                }
-                DryRun::Reasons(r) => nested.record_nodes(count, &r),
-            }
-        }
-        if preemption_possible {
-            String::new()
-        } else {
-            let mut m = String::from(PREEMPTION_PREFIX);
-            m.push_str(&nested.message(version));
-            m
-        }
-    };
-    if !preemption_possible {
-        fit.post_filter_msg = post_filter_message(&preemption, options.dynamic_resources());
-    }
-    PodOutcome::Unschedulable {
-        event: FailedScheduling::unschedulable(fit.message(version)),
-        preemption_possible,
-    }
-}
-
 /// The full result for one pod: its outcome and every node's outcome.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PodPlacementResult {
@@ -712,11 +795,18 @@ pub struct PodPlacementResult {
 }
 
 /// Normalizes raw scores of feasible nodes: TaintToleration reversed, NodeAffinity
-/// forward (`DefaultNormalizeScore`), given the maxima.
-pub(crate) fn normalized(raw: (i64, i64), max: (i64, i64)) -> NodeOutcome {
+/// forward (`DefaultNormalizeScore`), given the maxima; the resource scores are
+/// not normalized.
+pub(crate) fn normalized(
+    raw: (i64, i64),
+    max: (i64, i64),
+    resources: ResourceScores,
+) -> NodeOutcome {
     NodeOutcome::Feasible {
         taint_toleration: normalize_one(MAX_NODE_SCORE, true, raw.0, max.0),
         node_affinity: normalize_one(MAX_NODE_SCORE, false, raw.1, max.1),
+        node_resources_fit: resources.0,
+        balanced_allocation: resources.1,
     }
 }
 
@@ -747,6 +837,7 @@ pub fn schedule_one(
         return not_evaluated(PodOutcome::Unschedulable {
             event: FailedScheduling::no_nodes(),
             preemption_possible: false,
+            nomination: None,
         });
     }
     let prep = PreparedPod::new(pod, options);
@@ -781,7 +872,8 @@ pub fn schedule_one(
                     outcomes.push(NodeOutcome::FilteredOutByPreFilter);
                     continue;
                 }
-                let failed = prep.filter(node, &state_of(i).used_ports);
+                let st = state_of(i);
+                let failed = prep.filter(node, &st.used_ports, st.usage.as_ref());
                 if failed.is_empty() {
                     evals.push(Evaluated::Feasible);
                     outcomes.push(NodeOutcome::NotEvaluated); // scored below
@@ -818,8 +910,9 @@ pub fn schedule_one(
             .iter()
             .fold((0i64, 0i64), |m, r| (m.0.max(r.0), m.1.max(r.1)));
         for (&i, &raw) in feasible.iter().zip(&raws) {
+            let res = prep.resource_scores(state_of(i).usage.as_ref());
             if let Some(o) = outcomes.get_mut(i) {
-                *o = normalized(raw, max);
+                *o = normalized(raw, max, res);
             }
         }
         return PodPlacementResult {
@@ -829,12 +922,18 @@ pub fn schedule_one(
             nodes: outcomes,
         };
     }
-    let groups = evals
+    let groups: Vec<GroupView<'_>> = evals
         .iter()
         .zip(nodes)
         .enumerate()
-        .map(|(i, (e, n))| (1usize, e, n, state_of(i)));
-    let outcome = assemble(&prep, nodes.len(), groups);
+        .map(|(i, (e, n))| GroupView {
+            count: 1,
+            eval: e,
+            node: n,
+            state: state_of(i),
+        })
+        .collect();
+    let outcome = assemble(&prep, nodes.len(), &groups, None, nodes, states);
     PodPlacementResult {
         outcome,
         nodes: outcomes,
@@ -872,6 +971,19 @@ pub(crate) fn pre_filter_result_error<'n>(
 /// v1.30 with a PreFilter result naming no existing node: `findNodesThatFitPod`
 /// computes `% len(nodes)` with no nodes, a Go runtime panic.
 pub const DIVIDE_BY_ZERO_PANIC: &str = "runtime error: integer divide by zero";
+
+/// [`schedule_one`] for every pod against precomputed node states (see
+/// [`node_states_with_allocatable`]): the naive per-pair baseline with resources.
+pub fn schedule_naive_states(
+    pods: &[SchedulingPod],
+    nodes: &[Node],
+    states: &[NodeState],
+    options: PlacementOptions,
+) -> Vec<PodPlacementResult> {
+    pods.iter()
+        .map(|p| schedule_one(p, nodes, states, options))
+        .collect()
+}
 
 /// [`schedule_one`] for every pod: the naive per-pair baseline.
 pub fn schedule_naive(

@@ -15,10 +15,13 @@ use core::hash::{Hash, Hasher};
 use super::fit_error::FailedScheduling;
 use super::placement::{
     Evaluated, NodeOutcome, NodeState, PlacementOptions, PodOutcome, PreFilterResult, PreparedPod,
-    assemble, merge_statuses, node_states, normalized, pre_filter_result_error, skipped,
+    ResourceScores, merge_statuses, node_states_with_allocatable, normalized,
+    pre_filter_result_error, skipped,
 };
+use super::preemption::{GroupView, assemble};
 use super::selector::{PreferredTerms, RequiredNodeAffinity};
 use crate::model::{Node, SchedulingPod};
+use crate::resource::ResourceList;
 
 /// FxHash-style word mixing: grouping hashes every node's strings once.
 struct Fx(u64);
@@ -142,7 +145,7 @@ fn node_hash(n: &Node, s: &NodeState, keys: &GroupingKeys) -> u64 {
     for k in &keys.labels {
         n.labels.get(k).hash(&mut h);
     }
-    if s.min_priority.is_some() {
+    if s.min_priority.is_some() || s.usage.is_some() {
         s.hash(&mut h);
     }
     h.finish()
@@ -167,7 +170,39 @@ impl<'a> PlacementIndex<'a> {
         keys: GroupingKeys,
         options: PlacementOptions,
     ) -> Self {
-        let states = node_states(nodes, bound, options);
+        Self::with_states(
+            nodes,
+            node_states_with_allocatable(nodes, &[], bound, options),
+            keys,
+            options,
+        )
+    }
+
+    /// Groups `nodes` whose allocatable is known: `allocatable[i]` is node `i`'s
+    /// `status.allocatable` (`None`: unknown).
+    pub fn with_allocatable(
+        nodes: &'a [Node],
+        allocatable: &[Option<ResourceList>],
+        bound: &[SchedulingPod],
+        pods: &[SchedulingPod],
+        options: PlacementOptions,
+    ) -> Self {
+        Self::with_states(
+            nodes,
+            node_states_with_allocatable(nodes, allocatable, bound, options),
+            GroupingKeys::of(pods, options),
+            options,
+        )
+    }
+
+    /// Groups `nodes` with precomputed states (one per node, see
+    /// [`node_states_with_allocatable`]).
+    pub fn with_states(
+        nodes: &'a [Node],
+        states: Vec<NodeState>,
+        keys: GroupingKeys,
+        options: PlacementOptions,
+    ) -> Self {
         let mut s = Self {
             nodes,
             states,
@@ -400,6 +435,7 @@ fn evaluate_class(
         return not_evaluated(PodOutcome::Unschedulable {
             event: FailedScheduling::no_nodes(),
             preemption_possible: false,
+            nomination: None,
         });
     }
     let prep = PreparedPod::new(pod, options);
@@ -441,7 +477,7 @@ fn evaluate_class(
                     row.push(NodeOutcome::FilteredOutByPreFilter);
                     continue;
                 }
-                let failed = prep.filter(node, &state.used_ports);
+                let failed = prep.filter(node, &state.used_ports, state.usage.as_ref());
                 if failed.is_empty() {
                     evals.push(Evaluated::Feasible);
                     row.push(NodeOutcome::NotEvaluated);
@@ -466,29 +502,51 @@ fn evaluate_class(
         if prep.preferred.is_err() && feasible > 1 {
             return (PodOutcome::PreScoreError, row);
         }
-        let mut raws: Vec<Option<(i64, i64)>> = Vec::with_capacity(width);
+        let mut raws: Vec<Option<((i64, i64), ResourceScores)>> = Vec::with_capacity(width);
         let mut max = (0i64, 0i64);
         for (e, g) in evals.iter().zip(&index.groups) {
-            let raw = match (e, rep(g).0) {
-                (Evaluated::Feasible, Some(node)) => Some(prep.raw_scores(node)),
+            let raw = match (e, rep(g)) {
+                (Evaluated::Feasible, (Some(node), state)) => Some((
+                    prep.raw_scores(node),
+                    prep.resource_scores(state.usage.as_ref()),
+                )),
                 _ => None,
             };
-            if let Some(r) = raw {
+            if let Some((r, _)) = raw {
                 max = (max.0.max(r.0), max.1.max(r.1));
             }
             raws.push(raw);
         }
         for (cell, raw) in row.iter_mut().zip(raws) {
-            if let Some(r) = raw {
-                *cell = normalized(r, max);
+            if let Some((r, res)) = raw {
+                *cell = normalized(r, max, res);
             }
         }
         return (PodOutcome::Feasible { nodes: feasible }, row);
     }
-    let groups = evals.iter().zip(&index.groups).filter_map(|(e, g)| {
-        let (node, state) = rep(g);
-        node.map(|n| (g.nodes, e, n, state))
-    });
-    let outcome = assemble(&prep, index.nodes.len(), groups);
+    let groups: Option<Vec<GroupView<'_>>> = evals
+        .iter()
+        .zip(&index.groups)
+        .map(|(e, g)| {
+            let (node, state) = rep(g);
+            node.map(|n| GroupView {
+                count: g.nodes,
+                eval: e,
+                node: n,
+                state,
+            })
+        })
+        .collect();
+    let Some(groups) = groups else {
+        return (PodOutcome::Bypassed, row);
+    };
+    let outcome = assemble(
+        &prep,
+        index.nodes.len(),
+        &groups,
+        Some(&index.class_of),
+        index.nodes,
+        &index.states,
+    );
     (outcome, row)
 }

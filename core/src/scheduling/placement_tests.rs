@@ -188,8 +188,10 @@ fn pre_filter_result_per_release() {
         PodOutcome::Unschedulable {
             event,
             preemption_possible,
+            nomination,
         } => {
             assert!(*preemption_possible);
+            assert!(nomination.is_some());
             assert!(
                 event.message.ends_with("[NodeAffinity]."),
                 "{}",

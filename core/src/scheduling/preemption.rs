@@ -1,0 +1,316 @@
+//! DefaultPreemption's PostFilter: which nodes a dry run may help on, the victims on
+//! each (`SelectVictimsOnNode`), the node the scheduler nominates
+//! (`pickOneNodeForPreemption`) and the FailedScheduling text.
+//!
+//! Upstream: `pkg/scheduler/framework/preemption/preemption.go` (`Preempt`,
+//! `findCandidates`, `nodesWherePreemptionMightHelp`, `DryRunPreemption`,
+//! `SelectCandidate`, `pickOneNodeForPreemption`) and
+//! `plugins/defaultpreemption/default_preemption.go` (`SelectVictimsOnNode`,
+//! `calculateNumCandidates`, `PodEligibleToPreemptOthers`), read at the
+//! `cluster-autoscaler-1.25.0` … `1.30.0` tags.
+//!
+//! Potential nodes are those whose status is not UnschedulableAndUnresolvable. On each,
+//! every pod of lower priority is removed; if the pod then passes every filter the
+//! victims are reprieved from the most important down (priority, then binding order)
+//! and those whose return breaks the fit stay victims.
+//!
+//! Choices where upstream is not deterministic or state is not modelled:
+//! * Upstream starts the dry run at a random node (`rand.Int31n`) and stops once it has
+//!   `max(10% of potential nodes, 100)` candidates; here it starts at the first node,
+//!   in node order.
+//! * `MoreImportantPod` breaks priority ties by `status.startTime`; start times are not
+//!   modelled, so ties keep binding order, and `pickOneNodeForPreemption`'s
+//!   earliest-start-time step never separates nodes; the final tie goes to the first
+//!   candidate in node order (upstream: Go map order).
+//! * PodDisruptionBudgets are not modelled (every victim is non-violating), nor are
+//!   nominated pods (`RunFilterPluginsWithNominatedPods` with pods nominated earlier)
+//!   or `status.nominatedNodeName` of the preemptor (the terminating-victim check).
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::filter::Code;
+use super::fit_error::{
+    FailedScheduling, FitError, NO_PREEMPTION_VICTIMS, PREEMPTION_NOT_HELPFUL,
+    PREEMPTION_POLICY_NEVER, PREEMPTION_PREFIX, post_filter_message,
+};
+use super::placement::{
+    Evaluated, FILTERED_OUT_BY_PRE_FILTER_REASON, NODE_AFFINITY_CONFLICT_REASON, NodeState,
+    PodOutcome, PreparedPod, absent_node_reason, add_pod, merge_statuses,
+};
+use crate::model::{Node, PreemptionPolicy};
+
+/// `MinCandidateNodesPercentage`'s default.
+pub const MIN_CANDIDATE_NODES_PERCENTAGE: usize = 10;
+/// `MinCandidateNodesAbsolute`'s default.
+pub const MIN_CANDIDATE_NODES_ABSOLUTE: usize = 100;
+
+/// A pod DefaultPreemption evicts.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Victim {
+    /// `metadata.namespace`
+    pub namespace: String,
+    /// `metadata.name`
+    pub name: String,
+    /// `spec.priority`
+    pub priority: i32,
+}
+
+/// What preemption does when it helps: the nominated node and its victims, most
+/// important first.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Nomination {
+    /// Index of the nominated node.
+    pub node_index: usize,
+    /// `status.nominatedNodeName`.
+    pub node: String,
+    /// The pods deleted to make room.
+    pub victims: Vec<Victim>,
+}
+
+/// What `SelectVictimsOnNode` finds on one node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DryRun {
+    /// The pod fits once these pods (indices into [`NodeState::pods`], most important
+    /// first) are gone.
+    Candidate(Vec<usize>),
+    /// The node's status in the nested FitError.
+    Reasons(Vec<String>),
+}
+
+/// `calculateNumCandidates` with the default arguments.
+pub fn num_candidates(potential_nodes: usize) -> usize {
+    let n = potential_nodes.saturating_mul(MIN_CANDIDATE_NODES_PERCENTAGE) / 100;
+    n.max(MIN_CANDIDATE_NODES_ABSOLUTE).min(potential_nodes)
+}
+
+/// `SelectVictimsOnNode` for the prepared pod on one node.
+pub fn select_victims(prep: &PreparedPod<'_>, node: &Node, state: &NodeState) -> DryRun {
+    let priority = prep.pod.placement.priority;
+    if state.min_priority.is_none_or(|m| m >= priority) {
+        return DryRun::Reasons(alloc::vec![String::from(NO_PREEMPTION_VICTIMS)]);
+    }
+    let (mut used, mut usage) = state.without_victims(priority);
+    let failed = prep.filter(node, &used, usage.as_ref());
+    if !failed.is_empty() {
+        return DryRun::Reasons(merge_statuses(&failed).reasons);
+    }
+    // Potential victims by importance: higher priority first, ties in binding order.
+    let mut potential: Vec<usize> = (0..state.pods.len())
+        .filter(|&i| state.pods.get(i).is_some_and(|p| p.priority < priority))
+        .collect();
+    potential.sort_by_key(|&i| core::cmp::Reverse(state.pods.get(i).map_or(0, |p| p.priority)));
+    let mut victims = Vec::new();
+    for i in potential {
+        let Some(p) = state.pods.get(i) else { continue };
+        let mut try_used = used.clone();
+        for port in &p.ports {
+            try_used.add(port);
+        }
+        let mut try_usage = usage.clone();
+        if let Some(u) = &mut try_usage {
+            add_pod(u, p);
+        }
+        if prep.filter(node, &try_used, try_usage.as_ref()).is_empty() {
+            used = try_used;
+            usage = try_usage;
+        } else {
+            victims.push(i);
+        }
+    }
+    DryRun::Candidate(victims)
+}
+
+/// `pickOneNodeForPreemption` without PDBs or start times: the lowest highest-victim
+/// priority, then the lowest sum of (priority + 2³¹), then the fewest victims, then
+/// the first candidate. `candidates` holds each candidate's victim priorities, most
+/// important first; the answer is an index into it.
+pub fn pick_one_node(candidates: &[Vec<i32>]) -> Option<usize> {
+    let key = |v: &Vec<i32>| {
+        let highest = v.first().copied().map_or(i64::MIN, i64::from);
+        let sum: i64 = v
+            .iter()
+            .map(|&p| i64::from(p) + i64::from(i32::MAX) + 1)
+            .sum();
+        (highest, sum, v.len())
+    };
+    candidates
+        .iter()
+        .enumerate()
+        .min_by_key(|(i, v)| (key(v), *i))
+        .map(|(i, _)| i)
+}
+
+/// One node class as the message assembly sees it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GroupView<'g> {
+    pub count: usize,
+    pub eval: &'g Evaluated,
+    pub node: &'g Node,
+    pub state: &'g NodeState,
+}
+
+/// The FailedScheduling outcome from the node classes' statuses. `class_of` maps each
+/// node (in node order) to its class in `groups` (`None`: one class per node, in
+/// order); `states` are the nodes' own states (for the victims' names).
+pub(crate) fn assemble(
+    prep: &PreparedPod<'_>,
+    num_nodes: usize,
+    groups: &[GroupView<'_>],
+    class_of: Option<&[u32]>,
+    nodes: &[Node],
+    states: &[NodeState],
+) -> PodOutcome {
+    let options = prep.options;
+    let version = options.semantics.version;
+    let layout = super::fit_error::FitErrorLayout::for_version(version);
+    let mut fit = FitError::new(num_nodes);
+    let cut_reason = absent_node_reason(&["NodeAffinity"]);
+    let mut pre_filter_rejected = false;
+    for g in groups {
+        match g.eval {
+            Evaluated::Rejected(status) => fit.record_nodes(g.count, &status.reasons),
+            Evaluated::Cut => match version.minor {
+                ..=29 => {}
+                30 => fit.record_nodes(g.count, &[FILTERED_OUT_BY_PRE_FILTER_REASON]),
+                _ => fit.add_absent_once(&cut_reason),
+            },
+            Evaluated::PreFilterRejected => {
+                pre_filter_rejected = true;
+                match version.minor {
+                    // 1.26 – 1.28 only set PreFilterMsg and record no node.
+                    26..=28 => {}
+                    31.. => fit.add_absent_once(NODE_AFFINITY_CONFLICT_REASON),
+                    _ => fit.record_nodes(g.count, &[NODE_AFFINITY_CONFLICT_REASON]),
+                }
+            }
+            Evaluated::Feasible => {}
+        }
+    }
+    if pre_filter_rejected && layout.has_pre_filter_msg() {
+        fit.pre_filter_msg = String::from(NODE_AFFINITY_CONFLICT_REASON);
+    }
+
+    // PostFilter: DefaultPreemption.
+    let mut nomination = None;
+    let preemption = if prep.pod.pod.preemption_policy == PreemptionPolicy::Never {
+        let mut m = String::from(PREEMPTION_PREFIX);
+        m.push_str(PREEMPTION_POLICY_NEVER);
+        m
+    } else {
+        // Per class: `None` when preemption cannot help, else the dry run.
+        let mut runs: Vec<Option<DryRun>> = Vec::with_capacity(groups.len());
+        let mut potential_nodes = 0usize;
+        for g in groups {
+            let unresolvable = match g.eval {
+                Evaluated::Rejected(s) => s.code == Code::UnschedulableAndUnresolvable,
+                // 1.25 – 1.29 leave cut nodes without a status: they are candidates.
+                Evaluated::Cut => version.at_least(30),
+                // 1.26 – 1.28 record no status after a PreFilter rejection either.
+                Evaluated::PreFilterRejected => !(26..=28).contains(&version.minor),
+                Evaluated::Feasible => true,
+            };
+            if unresolvable {
+                runs.push(None);
+            } else {
+                potential_nodes = potential_nodes.saturating_add(g.count);
+                runs.push(Some(select_victims(prep, g.node, g.state)));
+            }
+        }
+        let any_candidate = runs.iter().any(|r| matches!(r, Some(DryRun::Candidate(_))));
+        if any_candidate {
+            nomination = nominate(
+                groups,
+                &runs,
+                class_of,
+                num_nodes,
+                potential_nodes,
+                nodes,
+                states,
+            );
+            String::new()
+        } else {
+            let mut nested = FitError::new(num_nodes);
+            for (g, run) in groups.iter().zip(&runs) {
+                match run {
+                    None if matches!(g.eval, Evaluated::Feasible) => {}
+                    None => nested.record_nodes(g.count, &[PREEMPTION_NOT_HELPFUL]),
+                    Some(DryRun::Reasons(r)) => nested.record_nodes(g.count, r),
+                    Some(DryRun::Candidate(_)) => {}
+                }
+            }
+            let mut m = String::from(PREEMPTION_PREFIX);
+            m.push_str(&nested.message(version));
+            m
+        }
+    };
+    let preemption_possible = nomination.is_some();
+    if !preemption_possible {
+        fit.post_filter_msg = post_filter_message(&preemption, options.dynamic_resources());
+    }
+    PodOutcome::Unschedulable {
+        event: FailedScheduling::unschedulable(fit.message(version)),
+        preemption_possible,
+        nomination,
+    }
+}
+
+/// Collects candidates in node order up to `calculateNumCandidates` and picks one.
+fn nominate(
+    groups: &[GroupView<'_>],
+    runs: &[Option<DryRun>],
+    class_of: Option<&[u32]>,
+    num_nodes: usize,
+    potential_nodes: usize,
+    nodes: &[Node],
+    states: &[NodeState],
+) -> Option<Nomination> {
+    let wanted = num_candidates(potential_nodes);
+    let mut found: Vec<(usize, usize)> = Vec::new(); // (node, class)
+    for node in 0..num_nodes {
+        let class = match class_of {
+            Some(c) => *c.get(node)? as usize,
+            None => node,
+        };
+        if matches!(runs.get(class), Some(Some(DryRun::Candidate(_)))) {
+            found.push((node, class));
+            if found.len() >= wanted {
+                break;
+            }
+        }
+    }
+    let priorities: Vec<Vec<i32>> = found
+        .iter()
+        .map(|&(_, class)| match (runs.get(class), groups.get(class)) {
+            (Some(Some(DryRun::Candidate(v))), Some(g)) => v
+                .iter()
+                .filter_map(|&i| g.state.pods.get(i).map(|p| p.priority))
+                .collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    let chosen = pick_one_node(&priorities)?;
+    let &(node_index, class) = found.get(chosen)?;
+    let Some(Some(DryRun::Candidate(victims))) = runs.get(class) else {
+        return None;
+    };
+    let node = nodes.get(node_index)?;
+    let state = states
+        .get(node_index)
+        .or(groups.get(class).map(|g| g.state))?;
+    Some(Nomination {
+        node_index,
+        node: node.name.clone(),
+        victims: victims
+            .iter()
+            .filter_map(|&i| {
+                let r = state.pod_refs.get(i)?;
+                Some(Victim {
+                    namespace: r.namespace.clone(),
+                    name: r.name.clone(),
+                    priority: state.pods.get(i)?.priority,
+                })
+            })
+            .collect(),
+    })
+}
