@@ -49,8 +49,11 @@ pub fn parse_options(kind: PaneKind, version: KubeVersion) -> Options {
 }
 
 /// One text, read by the input layer.
+///
+/// With the `serde` feature it serializes (for a worker that reads large pastes); a
+/// FailedScheduling event crosses as its message and location and is read again on
+/// arrival, which keeps the event model's deserializer out of the receiving side.
 #[derive(Clone, Debug)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ParsedPane {
     /// The pane the text was pasted in.
     pub kind: PaneKind,
@@ -95,6 +98,92 @@ impl ParsedPane {
     /// True when nothing was read.
     pub fn is_empty(&self) -> bool {
         self.parsed.is_empty()
+    }
+}
+
+#[cfg(feature = "serde")]
+mod wire {
+    use serde::ser::SerializeStruct;
+    use serde::{Deserialize, Serialize, Serializer};
+    use taintlab_input::{
+        Diagnostic, DocumentInfo, InputNode, Location, Parsed, TaintCommandLine, TaintList,
+        TolerationList, Workload,
+    };
+
+    use super::{PaneKind, ParsedPane};
+
+    /// An event as it crosses: its message and where it was.
+    #[derive(Serialize, Deserialize)]
+    struct Event {
+        message: String,
+        location: Location,
+    }
+
+    #[derive(Deserialize)]
+    struct Wire {
+        kind: PaneKind,
+        lines: usize,
+        bytes: usize,
+        documents: Vec<DocumentInfo>,
+        nodes: Vec<InputNode>,
+        workloads: Vec<Workload>,
+        taint_lists: Vec<TaintList>,
+        toleration_lists: Vec<TolerationList>,
+        taint_commands: Vec<TaintCommandLine>,
+        events: Vec<Event>,
+        diagnostics: Vec<Diagnostic>,
+    }
+
+    impl Serialize for ParsedPane {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let p = &self.parsed;
+            let events: Vec<Event> = p
+                .events
+                .iter()
+                .map(|e| Event {
+                    message: e.message.clone(),
+                    location: e.location.clone(),
+                })
+                .collect();
+            let mut st = s.serialize_struct("ParsedPane", 11)?;
+            st.serialize_field("kind", &self.kind)?;
+            st.serialize_field("lines", &self.lines)?;
+            st.serialize_field("bytes", &self.bytes)?;
+            st.serialize_field("documents", &p.documents)?;
+            st.serialize_field("nodes", &p.nodes)?;
+            st.serialize_field("workloads", &p.workloads)?;
+            st.serialize_field("taint_lists", &p.taint_lists)?;
+            st.serialize_field("toleration_lists", &p.toleration_lists)?;
+            st.serialize_field("taint_commands", &p.taint_commands)?;
+            st.serialize_field("events", &events)?;
+            st.serialize_field("diagnostics", &p.diagnostics)?;
+            st.end()
+        }
+    }
+
+    impl<'de> Deserialize<'de> for ParsedPane {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            let w = Wire::deserialize(d)?;
+            Ok(Self {
+                kind: w.kind,
+                lines: w.lines,
+                bytes: w.bytes,
+                parsed: Parsed {
+                    documents: w.documents,
+                    nodes: w.nodes,
+                    workloads: w.workloads,
+                    taint_lists: w.taint_lists,
+                    toleration_lists: w.toleration_lists,
+                    taint_commands: w.taint_commands,
+                    events: w
+                        .events
+                        .into_iter()
+                        .map(|e| taintlab_input::event::parse_message(&e.message, e.location))
+                        .collect(),
+                    diagnostics: w.diagnostics,
+                },
+            })
+        }
     }
 }
 
