@@ -13,6 +13,14 @@ export interface PlaygroundState {
 export declare function base64url(bytes: Uint8Array): string;
 export declare function deflateRawStored(bytes: Uint8Array): Uint8Array;
 export declare function deflateRaw(bytes: Uint8Array): Promise<Uint8Array>;
+/** base64url (or standard base64, padding optional) to bytes; null when it is not base64. */
+export declare function fromBase64url(text: string): Uint8Array | null;
+/** Largest state a link may inflate to (8 MiB, the playground's limit). */
+export declare const MAX_STATE_BYTES: number;
+/** Raw inflate (DecompressionStream); rejects beyond MAX_STATE_BYTES. */
+export declare function inflateRaw(bytes: Uint8Array): Promise<Uint8Array>;
+/** The state a playground fragment carries (null when none); rejects another version or a damaged payload. */
+export declare function stateFromFragment(fragment: string): Promise<Record<string, unknown> | null>;
 /** The fragment (without `#`): `v=1&s=<base64url(deflate-raw(JSON))>`. */
 export declare function shareFragment(state: object): Promise<string>;
 export declare function playgroundState(input: {

@@ -50,6 +50,62 @@ export async function deflateRaw(bytes) {
   return deflateRawStored(bytes);
 }
 
+/** base64url (the standard alphabet and `=` padding accepted too) to bytes; null when it is not base64. */
+export function fromBase64url(text) {
+  const t = text.replace(/=+$/, "").replace(/-/g, "+").replace(/_/g, "/");
+  if (t.length % 4 === 1 || /[^A-Za-z0-9+/]/.test(t)) return null;
+  const s = atob(t + "=".repeat((4 - (t.length % 4)) % 4));
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out;
+}
+
+/** Largest state a link may inflate to (the playground's limit). */
+export const MAX_STATE_BYTES = 8 * 1024 * 1024;
+
+/** Raw inflate with DecompressionStream, stopping beyond MAX_STATE_BYTES. */
+export async function inflateRaw(bytes) {
+  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw")).getReader();
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > MAX_STATE_BYTES) {
+      await reader.cancel();
+      throw new Error("the shared state is too large");
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let o = 0;
+  for (const c of chunks) {
+    out.set(c, o);
+    o += c.length;
+  }
+  return out;
+}
+
+/**
+ * The state a playground fragment (`v=1&s=...`, with or without `#`) carries, as the
+ * playground reads it: null when it carries none, an error for another version or a
+ * damaged payload.
+ */
+export async function stateFromFragment(fragment) {
+  const f = fragment.startsWith("#") ? fragment.slice(1) : fragment;
+  if (!f || !f.includes("=")) return null;
+  const parts = new Map(f.split("&").map((p) => { const i = p.indexOf("="); return i < 0 ? [p, ""] : [p.slice(0, i), p.slice(i + 1)]; }));
+  const v = parts.get("v");
+  const s = parts.get("s");
+  if (v === undefined && s === undefined) return null;
+  if (v !== SHARE_VERSION) throw new Error(`unsupported share-link version ${JSON.stringify(v ?? "")}`);
+  if (s === undefined) throw new Error("the link carries no state");
+  const bytes = fromBase64url(s);
+  if (!bytes) throw new Error("the link is not base64url");
+  return JSON.parse(new TextDecoder().decode(await inflateRaw(bytes)));
+}
+
 /** The fragment (without `#`) that opens the playground with `state`. */
 export async function shareFragment(state) {
   const json = new TextEncoder().encode(JSON.stringify(state));
