@@ -12,7 +12,7 @@
 //! Parsed requirements are sorted by key, as upstream's `parse` does, so
 //! `x=a,a=x` and `a=x,x=a` print the same.
 
-use alloc::collections::{BTreeMap, BTreeSet};
+use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -71,6 +71,27 @@ pub struct Requirement {
     key: String,
     operator: SelectorOperator,
     values: Vec<String>,
+}
+
+/// Sorts requirements by key, keeping the order of equal keys (upstream's `sort.Sort` on
+/// the handful of requirements a selector has is an insertion sort). Written out instead
+/// of `sort_by` to keep the code small in the WebAssembly builds.
+fn sort_by_key(requirements: &mut [Requirement]) {
+    for i in 1..requirements.len() {
+        let mut j = i;
+        while j > 0 && requirements[j - 1].key > requirements[j].key {
+            requirements.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}
+
+/// Adds `value` to a sorted list of unique values (`sets.String.Insert`, whose `List()`
+/// is sorted).
+fn insert_sorted(set: &mut Vec<String>, value: String) {
+    if let Err(at) = set.binary_search(&value) {
+        set.insert(at, value);
+    }
 }
 
 /// Go's `%#v` of a `[]string` (`[]string(nil)`, `[]string{"a", "b"}`), the bad value
@@ -242,8 +263,12 @@ impl fmt::Display for Requirement {
         if set {
             f.write_str("(")?;
         }
-        let mut sorted: Vec<&str> = self.values.iter().map(String::as_str).collect();
-        sorted.sort_unstable();
+        // `safeSort`: sorted for printing, duplicates kept.
+        let mut sorted: Vec<&str> = Vec::with_capacity(self.values.len());
+        for v in &self.values {
+            let at = sorted.partition_point(|x| *x <= v.as_str());
+            sorted.insert(at, v);
+        }
         f.write_str(&sorted.join(","))?;
         if set {
             f.write_str(")")?;
@@ -288,7 +313,7 @@ impl Selector {
             version,
         };
         let mut requirements = parser.parse()?;
-        requirements.sort_by(|a, b| a.key.cmp(&b.key));
+        sort_by_key(&mut requirements);
         Ok(Self {
             requirements,
             nothing: false,
@@ -299,7 +324,7 @@ impl Selector {
     pub fn add(&self, more: impl IntoIterator<Item = Requirement>) -> Self {
         let mut requirements = self.requirements.clone();
         requirements.extend(more);
-        requirements.sort_by(|a, b| a.key.cmp(&b.key));
+        sort_by_key(&mut requirements);
         Self {
             requirements,
             nothing: self.nothing,
@@ -397,7 +422,7 @@ fn is_special(b: u8) -> bool {
 /// right after one.
 /// Operators are the longest of `==`/`!=` or a single special byte; every special byte
 /// alone is a token, so the lexer's error token never arises.
-fn lex(text: &str) -> Vec<(Token, String)> {
+fn lex(text: &str) -> Vec<(Token, &str)> {
     let bytes = text.as_bytes();
     let mut items = Vec::new();
     let mut pos = 0usize;
@@ -406,7 +431,7 @@ fn lex(text: &str) -> Vec<(Token, String)> {
             pos += 1;
         }
         let Some(&b) = bytes.get(pos).filter(|b| **b != 0) else {
-            items.push((Token::EndOfString, String::new()));
+            items.push((Token::EndOfString, ""));
             return items;
         };
         if is_special(b) {
@@ -422,7 +447,7 @@ fn lex(text: &str) -> Vec<(Token, String)> {
                 (_, b'>') => (Token::GreaterThan, 1),
                 _ => (Token::LessThan, 1),
             };
-            items.push((tok, String::from(&text[pos..pos + len])));
+            items.push((tok, &text[pos..pos + len]));
             pos += len;
             // Upstream's symbol scan reads one byte past the operator and keeps a NUL.
             if bytes.get(pos) == Some(&0) {
@@ -438,11 +463,11 @@ fn lex(text: &str) -> Vec<(Token, String)> {
             pos += 1;
         }
         // Every stop byte is ASCII, so `start..pos` lies on character boundaries.
-        let word = String::from(&text[start..pos]);
+        let word = &text[start..pos];
         if bytes.get(pos) == Some(&0) {
             pos += 1;
         }
-        let tok = match word.as_str() {
+        let tok = match word {
             "in" => Token::In,
             "notin" => Token::NotIn,
             _ => Token::Identifier,
@@ -451,8 +476,8 @@ fn lex(text: &str) -> Vec<(Token, String)> {
     }
 }
 
-struct Parser {
-    items: Vec<(Token, String)>,
+struct Parser<'a> {
+    items: Vec<(Token, &'a str)>,
     position: usize,
     version: KubeVersion,
 }
@@ -460,20 +485,20 @@ struct Parser {
 /// `strings.Join(binaryOperators, ", ")`.
 const BINARY_OPERATORS: &str = "in, notin, =, ==, !=, gt, lt";
 
-impl Parser {
-    fn lookahead(&self, context: Context) -> (Token, String) {
+impl<'a> Parser<'a> {
+    fn lookahead(&self, context: Context) -> (Token, &'a str) {
         let (tok, lit) = self
             .items
             .get(self.position)
-            .cloned()
-            .unwrap_or((Token::EndOfString, String::new()));
+            .copied()
+            .unwrap_or((Token::EndOfString, ""));
         match (context, tok) {
             (Context::Values, Token::In | Token::NotIn) => (Token::Identifier, lit),
             _ => (tok, lit),
         }
     }
 
-    fn consume(&mut self, context: Context) -> (Token, String) {
+    fn consume(&mut self, context: Context) -> (Token, &'a str) {
         let item = self.lookahead(context);
         self.position += 1;
         item
@@ -519,21 +544,21 @@ impl Parser {
         use SelectorOperator as Op;
         let (key, inferred) = self.parse_key_and_infer_operator()?;
         if let Some(op @ (Op::Exists | Op::DoesNotExist)) = inferred {
-            return Requirement::new(&key, op, Vec::new(), self.version);
+            return Requirement::new(key, op, Vec::new(), self.version);
         }
         let op = self.parse_operator()?;
         let values = match op {
             Op::In | Op::NotIn => self.parse_values()?,
             _ => self.parse_exact_value()?,
         };
-        Requirement::new(&key, op, values.into_iter().collect(), self.version)
+        Requirement::new(key, op, values, self.version)
     }
 
     /// The key, with `Exists` inferred when a comma or the end follows it; `!key` is
     /// `DoesNotExist` whatever follows (`!x=a` then fails on the `=`).
     fn parse_key_and_infer_operator(
         &mut self,
-    ) -> Result<(String, Option<SelectorOperator>), String> {
+    ) -> Result<(&'a str, Option<SelectorOperator>), String> {
         let mut operator = None;
         let (mut tok, mut lit) = self.consume(Context::Values);
         if tok == Token::DoesNotExist {
@@ -544,7 +569,7 @@ impl Parser {
             return Err(format!("found '{lit}', expected: identifier"));
         }
         // Upstream validates the key here with a nil field path, printed `<nil>`.
-        if let Some(e) = label_key_error(&lit, "<nil>", self.version) {
+        if let Some(e) = label_key_error(lit, "<nil>", self.version) {
             return Err(e.message());
         }
         let (next, _) = self.lookahead(Context::Values);
@@ -570,7 +595,7 @@ impl Parser {
     }
 
     /// `(a,b)`: a set (sorted, unique); `()` and empty slots are the empty value.
-    fn parse_values(&mut self) -> Result<BTreeSet<String>, String> {
+    fn parse_values(&mut self) -> Result<Vec<String>, String> {
         let (tok, lit) = self.consume(Context::Values);
         if tok != Token::OpenPar {
             return Err(format!("found '{lit}' expected: '('"));
@@ -587,20 +612,20 @@ impl Parser {
             }
             Token::ClosedPar => {
                 self.consume(Context::Values);
-                Ok(BTreeSet::from([String::new()]))
+                Ok(alloc::vec![String::new()])
             }
             _ => Err(format!("found '{lit}', expected: ',', ')' or identifier")),
         }
     }
 
     /// The list up to (not including) `)`; `(,`, `,,` and `,)` add the empty value.
-    fn parse_identifiers_list(&mut self) -> Result<BTreeSet<String>, String> {
-        let mut set = BTreeSet::new();
+    fn parse_identifiers_list(&mut self) -> Result<Vec<String>, String> {
+        let mut set = Vec::new();
         loop {
             let (tok, lit) = self.consume(Context::Values);
             match tok {
                 Token::Identifier => {
-                    set.insert(lit);
+                    insert_sorted(&mut set, String::from(lit));
                     let (t2, l2) = self.lookahead(Context::Values);
                     match t2 {
                         Token::Comma => continue,
@@ -610,15 +635,15 @@ impl Parser {
                 }
                 Token::Comma => {
                     if set.is_empty() {
-                        set.insert(String::new());
+                        insert_sorted(&mut set, String::new());
                     }
                     let (t2, _) = self.lookahead(Context::Values);
                     if t2 == Token::ClosedPar {
-                        set.insert(String::new());
+                        insert_sorted(&mut set, String::new());
                         return Ok(set);
                     }
                     if t2 == Token::Comma {
-                        set.insert(String::new());
+                        insert_sorted(&mut set, String::new());
                     }
                 }
                 _ => return Err(format!("found '{lit}', expected: ',', or identifier")),
@@ -628,14 +653,14 @@ impl Parser {
 
     /// The one value after `=`, `==`, `!=`, `>`, `<`; nothing before `,` or the end is
     /// the empty value.
-    fn parse_exact_value(&mut self) -> Result<BTreeSet<String>, String> {
+    fn parse_exact_value(&mut self) -> Result<Vec<String>, String> {
         let (tok, _) = self.lookahead(Context::Values);
         if matches!(tok, Token::EndOfString | Token::Comma) {
-            return Ok(BTreeSet::from([String::new()]));
+            return Ok(alloc::vec![String::new()]);
         }
         let (tok, lit) = self.consume(Context::Values);
         if tok == Token::Identifier {
-            Ok(BTreeSet::from([lit]))
+            Ok(alloc::vec![String::from(lit)])
         } else {
             Err(format!("found '{lit}', expected: identifier"))
         }

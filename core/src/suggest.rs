@@ -16,20 +16,28 @@ const MAX_CHARS: usize = 64;
 /// The optimal string alignment distance between `a` and `b` in characters
 /// (`usize::MAX` when either is longer than 64 characters).
 pub fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
+    distance(a, b, false)
+}
+
+/// [`edit_distance`], with ASCII letters compared without case when `fold` is set.
+fn distance(a: &str, b: &str, fold: bool) -> usize {
+    let chars = |s: &str| -> Vec<char> {
+        s.chars()
+            .map(|c| if fold { c.to_ascii_lowercase() } else { c })
+            .collect()
+    };
+    let (a, b) = (chars(a), chars(b));
     if a.len() > MAX_CHARS || b.len() > MAX_CHARS {
         return usize::MAX;
     }
+    // One row per character of `a`; the two rows above are kept for the swap.
     let w = b.len() + 1;
     let mut d = vec![0usize; (a.len() + 1) * w];
-    for i in 0..=a.len() {
-        d[i * w] = i;
-    }
     for (j, cell) in d.iter_mut().enumerate().take(w) {
         *cell = j;
     }
     for i in 1..=a.len() {
+        d[i * w] = i;
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
             let mut v = (d[(i - 1) * w + j] + 1)
@@ -48,8 +56,7 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 /// name equal but for letter case first, then the nearest within 1 edit (names of up to
 /// 3 characters), 2 (up to 8) or 3 (longer); the first of equally near names wins.
 pub fn suggest<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
-    let lower = name.to_ascii_lowercase();
-    if let Some(k) = known.iter().find(|k| k.to_ascii_lowercase() == lower) {
+    if let Some(k) = known.iter().find(|k| k.eq_ignore_ascii_case(name)) {
         return Some(k);
     }
     let limit = match name.chars().count() {
@@ -57,12 +64,14 @@ pub fn suggest<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
         4..=8 => 2,
         _ => 3,
     };
-    known
-        .iter()
-        .map(|k| (edit_distance(&lower, &k.to_ascii_lowercase()), *k))
-        .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, k)| k)
+    let mut best: Option<(usize, &'a str)> = None;
+    for k in known {
+        let d = distance(name, k, true);
+        if d <= limit && best.is_none_or(|(b, _)| d < b) {
+            best = Some((d, k));
+        }
+    }
+    best.map(|(_, k)| k)
 }
 
 /// `did you mean "<name>"?` for the [`suggest`]ion, if any.

@@ -137,7 +137,7 @@ fn lexer_single_tokens() {
     ] {
         let items = lex(text);
         assert_eq!(items.first().map(|i| i.0), Some(tok), "{text:?}");
-        assert_eq!(items.first().map(|i| i.1.as_str()), Some(text), "{text:?}");
+        assert_eq!(items.first().map(|i| i.1), Some(text), "{text:?}");
     }
 }
 
@@ -301,6 +301,25 @@ fn to_string_forms() {
             req("z", Op::Exists, &[]),
         ]),
         "x>2,y<8,z"
+    );
+}
+
+#[test]
+fn printing_sorts_values_and_keeps_duplicates() {
+    // TestSafeSort: sorted output, input untouched, duplicates kept.
+    let r = Requirement::new(
+        "x",
+        Op::In,
+        strings(&["foo", "bar", "foo", "bar"]),
+        KubeVersion::NEWEST,
+    );
+    assert_eq!(
+        r.as_ref().map(|r| r.to_string()).as_deref(),
+        Ok("x in (bar,bar,foo,foo)")
+    );
+    assert_eq!(
+        r.map(|r| r.values().to_vec()),
+        Ok(strings(&["foo", "bar", "foo", "bar"]))
     );
 }
 
