@@ -537,6 +537,11 @@ pub struct PodPlacement {
     /// `status.phase`: a bound pod in `Succeeded` or `Failed` holds nothing on its node.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "String::is_empty"))]
     pub phase: String,
+    /// `status.startTime` as the API writes it (RFC 3339 in UTC, `2024-05-01T10:00:00Z`,
+    /// so byte order is time order); empty when unknown. DefaultPreemption prefers
+    /// evicting the pods that started last.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "String::is_empty"))]
+    pub start_time: String,
 }
 
 #[cfg(feature = "serde")]

@@ -354,6 +354,21 @@ impl Quantity {
         self.nanos > 0
     }
 
+    /// `Quantity.RoundUp(Milli)`: the value rounded up (away from zero) to a multiple
+    /// of 10⁻³, as API defaulting does to every resource list (`SetDefaults_ResourceList`).
+    pub fn round_up_milli(self) -> Quantity {
+        const MILLI: i128 = 1_000_000;
+        let r = self.nanos % MILLI;
+        let base = self.nanos - r;
+        Self::from_nanos(if r > 0 {
+            base + MILLI
+        } else if r < 0 {
+            base - MILLI
+        } else {
+            base
+        })
+    }
+
     /// `Quantity.IsZero`.
     pub fn is_zero(self) -> bool {
         self.nanos == 0
@@ -508,6 +523,14 @@ mod tests {
             Quantity::from_int(3).plus(Quantity::from_milli(500)),
             q("3.5")
         );
+    }
+
+    #[test]
+    fn milli_rounding() {
+        assert_eq!(q("0.5m").round_up_milli(), q("1m"));
+        assert_eq!(q("1.0001").round_up_milli(), q("1001m"));
+        assert_eq!(q("-0.5m").round_up_milli(), q("-1m"));
+        assert_eq!(q("2Gi").round_up_milli(), q("2Gi"));
     }
 
     #[test]

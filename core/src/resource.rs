@@ -69,13 +69,14 @@ pub struct ResourceRequirements {
 }
 
 impl ResourceRequirements {
-    /// The requests after API defaulting: a resource with a limit and no request
+    /// The requests after API defaulting: every quantity rounded up to milli units
+    /// (`SetDefaults_ResourceList`), and a resource with a limit and no request
     /// requests its limit (`SetDefaults_Pod`). Idempotent, so objects read back from
     /// the API server are unchanged.
     pub fn defaulted_requests(&self) -> ResourceList {
-        let mut r = self.requests.clone();
+        let mut r = defaulted(&self.requests);
         for (k, v) in &self.limits {
-            r.entry(k.clone()).or_insert(*v);
+            r.entry(k.clone()).or_insert(v.round_up_milli());
         }
         r
     }
@@ -139,6 +140,14 @@ pub fn list(pairs: &[(&str, &str)]) -> ResourceList {
         .collect()
 }
 
+/// `SetDefaults_ResourceList`: every quantity rounded up to milli units, as the API
+/// server stores any resource list (requests, limits, overhead, allocatable).
+pub fn defaulted(list: &ResourceList) -> ResourceList {
+    list.iter()
+        .map(|(k, v)| (k.clone(), v.round_up_milli()))
+        .collect()
+}
+
 /// The resource fields of a pod spec.
 #[derive(Clone, Copy, Debug)]
 pub struct PodSpecResources<'a> {
@@ -161,6 +170,10 @@ pub struct RequestRules {
     pub pod_level: bool,
     /// Quantities are summed before conversion (1.27 on).
     pub quantity_sums: bool,
+    /// Containers' missing requests take their limits first, as API defaulting does
+    /// for every stored pod (`SetDefaults_Pod`); off to evaluate `PodRequests` on a
+    /// pod object that skipped defaulting, as upstream's unit tests do.
+    pub api_defaulting: bool,
 }
 
 impl RequestRules {
@@ -170,6 +183,7 @@ impl RequestRules {
             sidecars: v.at_least(29),
             pod_level: v.at_least(34),
             quantity_sums: v.at_least(27),
+            api_defaulting: true,
         }
     }
 }
@@ -215,7 +229,11 @@ pub fn pod_requests_with(
     mut container_fn: impl FnMut(&ResourceList, bool),
 ) -> ResourceList {
     let prep = |c: &ContainerResources| {
-        let r = c.resources.defaulted_requests();
+        let r = if rules.api_defaulting {
+            c.resources.defaulted_requests()
+        } else {
+            c.resources.requests.clone()
+        };
         if non_missing_defaults {
             non_missing(r)
         } else {
@@ -248,13 +266,22 @@ pub fn pod_requests_with(
     if rules.pod_level
         && let Some(pl) = pod.pod_level
     {
-        for (k, v) in pl.defaulted_requests() {
+        let requests = if rules.api_defaulting {
+            pl.defaulted_requests()
+        } else {
+            pl.requests.clone()
+        };
+        for (k, v) in requests {
             if is_supported_pod_level_resource(&k) {
                 reqs.insert(k, v);
             }
         }
     }
-    add_list(&mut reqs, pod.overhead);
+    if rules.api_defaulting {
+        add_list(&mut reqs, &defaulted(pod.overhead));
+    } else {
+        add_list(&mut reqs, pod.overhead);
+    }
     reqs
 }
 

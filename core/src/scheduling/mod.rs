@@ -38,4 +38,6 @@ pub use fit_error::{FailedScheduling, FitError};
 #[cfg(test)]
 mod placement_tests;
 #[cfg(test)]
+mod resources_tests;
+#[cfg(test)]
 mod tests;

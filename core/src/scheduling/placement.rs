@@ -289,6 +289,8 @@ pub struct BoundPod {
     pub request: Resource,
     /// Its share of `NodeInfo.NonZeroRequested` (cpu milli, memory).
     pub non_zero: (i64, i64),
+    /// `status.startTime` (empty: unknown).
+    pub start_time: String,
 }
 
 /// A bound pod's `namespace/name`.
@@ -407,6 +409,7 @@ impl NodeState {
             ports,
             request,
             non_zero,
+            start_time: pod.placement.start_time.clone(),
         });
         self.pod_refs.push(PodRef {
             namespace: pod.pod.namespace.clone(),

@@ -18,10 +18,12 @@
 //! * Upstream starts the dry run at a random node (`rand.Int31n`) and stops once it has
 //!   `max(10% of potential nodes, 100)` candidates; here it starts at the first node,
 //!   in node order.
-//! * `MoreImportantPod` breaks priority ties by `status.startTime`; start times are not
-//!   modelled, so ties keep binding order, and `pickOneNodeForPreemption`'s
-//!   earliest-start-time step never separates nodes; the final tie goes to the first
-//!   candidate in node order (upstream: Go map order).
+//! * `MoreImportantPod` breaks priority ties by `status.startTime` (earlier is more
+//!   important). A pod without one counts as starting now (`GetPodStartTime`); several
+//!   such pods of one priority keep binding order here, while upstream's order is then
+//!   an artifact of its sort with an inconsistent comparison. The same holds for
+//!   `pickOneNodeForPreemption`'s last steps: nodes tied on the latest earliest start
+//!   time go to the first candidate in node order (upstream: Go map order).
 //! * PodDisruptionBudgets are not modelled (every victim is non-violating), nor are
 //!   nominated pods (`RunFilterPluginsWithNominatedPods` with pods nominated earlier)
 //!   or `status.nominatedNodeName` of the preemptor (the terminating-victim check).
@@ -99,7 +101,14 @@ pub fn select_victims(prep: &PreparedPod<'_>, node: &Node, state: &NodeState) ->
     let mut potential: Vec<usize> = (0..state.pods.len())
         .filter(|&i| state.pods.get(i).is_some_and(|p| p.priority < priority))
         .collect();
-    potential.sort_by_key(|&i| core::cmp::Reverse(state.pods.get(i).map_or(0, |p| p.priority)));
+    potential.sort_by(|&a, &b| {
+        let (Some(pa), Some(pb)) = (state.pods.get(a), state.pods.get(b)) else {
+            return core::cmp::Ordering::Equal;
+        };
+        pb.priority
+            .cmp(&pa.priority)
+            .then_with(|| start_key(&pa.start_time).cmp(&start_key(&pb.start_time)))
+    });
     let mut victims = Vec::new();
     for i in potential {
         let Some(p) = state.pods.get(i) else { continue };
@@ -121,24 +130,60 @@ pub fn select_victims(prep: &PreparedPod<'_>, node: &Node, state: &NodeState) ->
     DryRun::Candidate(victims)
 }
 
-/// `pickOneNodeForPreemption` without PDBs or start times: the lowest highest-victim
-/// priority, then the lowest sum of (priority + 2³¹), then the fewest victims, then
-/// the first candidate. `candidates` holds each candidate's victim priorities, most
-/// important first; the answer is an index into it.
-pub fn pick_one_node(candidates: &[Vec<i32>]) -> Option<usize> {
-    let key = |v: &Vec<i32>| {
-        let highest = v.first().copied().map_or(i64::MIN, i64::from);
+/// A start time as `GetPodStartTime` orders it: unknown is "now", after every known one.
+fn start_key(t: &str) -> (bool, &str) {
+    (t.is_empty(), t)
+}
+
+/// One victim as `pickOneNodeForPreemption` sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VictimKey<'a> {
+    /// `spec.priority`.
+    pub priority: i32,
+    /// `status.startTime` (empty: unknown, i.e. now).
+    pub start_time: &'a str,
+}
+
+/// `GetEarliestPodStartTime`: the earliest start among the highest-priority victims.
+fn earliest_start<'a>(victims: &[VictimKey<'a>]) -> (bool, &'a str) {
+    let Some(top) = victims.iter().map(|v| v.priority).max() else {
+        return (true, "");
+    };
+    victims
+        .iter()
+        .filter(|v| v.priority == top)
+        .map(|v| start_key(v.start_time))
+        .min()
+        .unwrap_or((true, ""))
+}
+
+/// `pickOneNodeForPreemption` without PDBs: the lowest highest-victim priority, then
+/// the lowest sum of (priority + 2³¹), then the fewest victims, then the latest
+/// earliest start time among the highest-priority victims, then the first candidate.
+/// `candidates` holds each candidate's victims, most important first; the answer is
+/// an index into it.
+pub fn pick_one_node(candidates: &[Vec<VictimKey<'_>>]) -> Option<usize> {
+    let key = |v: &Vec<VictimKey<'_>>| {
+        let highest = v.first().map_or(i64::MIN, |k| i64::from(k.priority));
         let sum: i64 = v
             .iter()
-            .map(|&p| i64::from(p) + i64::from(i32::MAX) + 1)
+            .map(|k| i64::from(k.priority) + i64::from(i32::MAX) + 1)
             .sum();
         (highest, sum, v.len())
     };
-    candidates
+    let best = candidates.iter().map(key).min()?;
+    let tied = candidates
         .iter()
         .enumerate()
-        .min_by_key(|(i, v)| (key(v), *i))
-        .map(|(i, _)| i)
+        .filter(|(_, v)| key(v) == best);
+    let mut chosen: Option<(usize, (bool, &str))> = None;
+    for (i, v) in tied {
+        let t = earliest_start(v);
+        if chosen.is_none_or(|(_, c)| t > c) {
+            chosen = Some((i, t));
+        }
+    }
+    chosen.map(|(i, _)| i)
 }
 
 /// One node class as the message assembly sees it.
@@ -279,12 +324,17 @@ fn nominate(
             }
         }
     }
-    let priorities: Vec<Vec<i32>> = found
+    let priorities: Vec<Vec<VictimKey<'_>>> = found
         .iter()
         .map(|&(_, class)| match (runs.get(class), groups.get(class)) {
             (Some(Some(DryRun::Candidate(v))), Some(g)) => v
                 .iter()
-                .filter_map(|&i| g.state.pods.get(i).map(|p| p.priority))
+                .filter_map(|&i| {
+                    g.state.pods.get(i).map(|p| VictimKey {
+                        priority: p.priority,
+                        start_time: &p.start_time,
+                    })
+                })
                 .collect(),
             _ => Vec::new(),
         })

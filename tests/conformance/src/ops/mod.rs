@@ -11,6 +11,7 @@ mod kubectl;
 mod matching;
 mod node_lifecycle;
 mod placement;
+mod resources;
 mod scheduling;
 mod validation;
 
@@ -30,4 +31,5 @@ pub fn run(op: &str, input: &Value, expected: &Value) -> OpResult {
         .or_else(|| kubectl::run(op, input, expected))
         .or_else(|| placement::run(op, input, expected))
         .or_else(|| go_text::run(op, input, expected))
+        .or_else(|| resources::run(op, input, expected))
 }
