@@ -146,6 +146,31 @@ impl Reader<'_> {
         ))
     }
 
+    /// A raw C0 control character inside a string: Go's `encoding/json` stops with
+    /// `invalid character '\x00' in string literal` (its `quoteChar`), which kubectl
+    /// prints (after `json: offset <n>: ` for the first object of a file).
+    fn raw_control(&mut self, c: u8) -> Fail {
+        let p = self.pos_at(self.i);
+        let go = match c {
+            0x07 => String::from("\\a"),
+            0x08 => String::from("\\b"),
+            0x0c => String::from("\\f"),
+            b'\n' => String::from("\\n"),
+            b'\r' => String::from("\\r"),
+            b'\t' => String::from("\\t"),
+            0x0b => String::from("\\v"),
+            _ => format!("\\x{c:02x}"),
+        };
+        Fail(Diagnostic::error(
+            Code::JsonSyntax,
+            self.loc(p),
+            format!(
+                "this is not valid JSON: {} must be escaped inside a string; kubectl reports \"invalid character '{go}' in string literal\"",
+                crate::yaml::describe_char(char::from(c))
+            ),
+        ))
+    }
+
     fn ws(&mut self) {
         while let Some(&c) = self.b.get(self.i) {
             if matches!(c, b' ' | b'\t' | b'\n' | b'\r') {
@@ -446,8 +471,7 @@ impl Reader<'_> {
             }
             if c < 0x20 {
                 self.i = j;
-                return Err(self
-                    .fail("a character allowed in a string (control characters must be escaped)"));
+                return Err(self.raw_control(c));
             }
             j += 1;
         }
@@ -591,13 +615,25 @@ mod tests {
     fn raw_control_characters_in_strings_are_located_errors() {
         // encoding/json refuses U+0000-U+001F inside a string ("invalid character '\x00'
         // in string literal"); DEL and C1 controls are allowed there, unlike in YAML.
-        for (c, col) in [('\u{0}', 9), ('\u{1b}', 9), ('\u{1f}', 9)] {
+        for (c, go, name) in [
+            ('\u{0}', "\\x00", "the control character U+0000 (NUL)"),
+            ('\u{1b}', "\\x1b", "the control character U+001B (ESC)"),
+            ('\u{1f}', "\\x1f", "the control character U+001F (US)"),
+            ('\t', "\\t", "the control character U+0009 (HT)"),
+            ('\n', "\\n", "the control character U+000A (LF)"),
+        ] {
             let text = format!("{{\"a\": \"x{c}y\"}}");
             let (docs, diags) = parse(&text);
             assert!(docs.iter().all(|d| d.root.is_none()), "{text:?}");
             assert_eq!(diags.len(), 1, "{text:?}");
             assert_eq!(diags[0].code, Code::JsonSyntax);
-            assert_eq!((diags[0].location.line, diags[0].location.column), (1, col));
+            assert_eq!((diags[0].location.line, diags[0].location.column), (1, 9));
+            assert_eq!(
+                diags[0].message,
+                format!(
+                    "this is not valid JSON: {name} must be escaped inside a string; kubectl reports \"invalid character '{go}' in string literal\""
+                )
+            );
         }
         for c in ['\u{7f}', '\u{85}', '\u{9f}'] {
             let (docs, diags) = parse(&format!("{{\"a\": \"x{c}y\"}}"));

@@ -160,7 +160,7 @@ fn disallowed_chars(text: &str) -> Vec<BadChar> {
 }
 
 /// `the control character U+0000 (NUL)`, `the noncharacter U+FFFE`.
-fn describe_char(c: char) -> String {
+pub(crate) fn describe_char(c: char) -> String {
     const C0: [&str; 32] = [
         "NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "HT", "LF", "VT", "FF", "CR",
         "SO", "SI", "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM", "SUB",
