@@ -1,6 +1,6 @@
 //! End-to-end harness for the Taintlab Kubewarden policy.
 //!
-//! Loads the built `policy.wasm` through the same waPC stack Kubewarden's evaluator uses
+//! Loads the built policy module (the annotated one `cargo xtask policy` writes) through the same waPC stack Kubewarden's evaluator uses
 //! (`wapc` + `wasmtime-provider` with WASI preview 1), answers the policy's host calls
 //! from kwctl replay sessions, and turns a `ValidationResponse` into the
 //! `AdmissionResponse` policy-server would send (including the RFC 6902 JSON Patch
@@ -53,8 +53,9 @@ pub fn target_dir() -> PathBuf {
 }
 
 /// Where the policy module is expected: `$TAINTLAB_POLICY_WASM`, else the most recently
-/// written of `<target>/wasm32-wasip1/policy/policy.wasm` (the shipped module, after
-/// `wasm-opt`), `<target>/wasm32-wasip1/policy/taintlab_kubewarden.wasm` and
+/// written of `<target>/wasm32-wasip1/policy/annotated-policy.wasm` (the module to ship,
+/// written last by `cargo xtask policy`), `.../policy/policy.wasm` (after `wasm-opt`),
+/// `.../policy/taintlab_kubewarden.wasm` and
 /// `<target>/wasm32-wasip1/release/taintlab_kubewarden.wasm`.
 pub fn wasm_path() -> PathBuf {
     if let Some(p) = std::env::var_os(WASM_ENV) {
@@ -62,6 +63,7 @@ pub fn wasm_path() -> PathBuf {
     }
     let base = target_dir().join("wasm32-wasip1");
     let candidates = [
+        base.join("policy").join("annotated-policy.wasm"),
         base.join("policy").join("policy.wasm"),
         base.join("policy").join(WASM_FILE),
         base.join("release").join(WASM_FILE),
@@ -85,6 +87,77 @@ pub fn wasm_bytes() -> Vec<u8> {
             path.display()
         )
     })
+}
+
+/// Name of the custom section Kubewarden's tools read a policy's metadata from
+/// (policy-evaluator `constants::KUBEWARDEN_CUSTOM_SECTION_METADATA`).
+pub const METADATA_SECTION: &str = "io.kubewarden.metadata";
+
+/// Reads an unsigned LEB128 at `*at` (wasm's u32 encoding).
+fn leb_u32(bytes: &[u8], at: &mut usize) -> Result<usize, String> {
+    let mut n: u64 = 0;
+    for shift in [0, 7, 14, 21, 28] {
+        let b = *bytes.get(*at).ok_or("truncated LEB128")?;
+        *at += 1;
+        n |= u64::from(b & 0x7f) << shift;
+        if b & 0x80 == 0 {
+            return u32::try_from(n)
+                .map(|v| v as usize)
+                .map_err(|_| String::from("LEB128 over 32 bits"));
+        }
+    }
+    Err(String::from("LEB128 longer than 5 bytes"))
+}
+
+/// The custom sections of a wasm module, `(name, data)` in order, read the way
+/// policy-evaluator's `Metadata::from_contents` walks the module's sections.
+pub fn custom_sections(module: &[u8]) -> Result<Vec<(String, Vec<u8>)>, String> {
+    if module.get(..8) != Some(b"\0asm\x01\0\0\0".as_slice()) {
+        return Err(String::from("not a WebAssembly module"));
+    }
+    let mut at = 8;
+    let mut out = Vec::new();
+    while at < module.len() {
+        let id = module[at];
+        at += 1;
+        let len = leb_u32(module, &mut at)?;
+        let end = at
+            .checked_add(len)
+            .filter(|e| *e <= module.len())
+            .ok_or("section runs past the end")?;
+        if id == 0 {
+            let body = &module[at..end];
+            let mut p = 0;
+            let name_len = leb_u32(body, &mut p)?;
+            let name = body
+                .get(p..p + name_len)
+                .ok_or("custom section name runs past the section")?;
+            let name = std::str::from_utf8(name).map_err(|e| e.to_string())?;
+            out.push((name.to_string(), body[p + name_len..].to_vec()));
+        }
+        at = end;
+    }
+    Ok(out)
+}
+
+/// The JSON of the module's `io.kubewarden.metadata` section; an error when there is
+/// none or more than one.
+pub fn metadata_section(module: &[u8]) -> Result<Value, String> {
+    let found: Vec<Vec<u8>> = custom_sections(module)?
+        .into_iter()
+        .filter(|(n, _)| n == METADATA_SECTION)
+        .map(|(_, d)| d)
+        .collect();
+    match found.as_slice() {
+        [data] => serde_json::from_slice(data).map_err(|e| format!("metadata is not JSON: {e}")),
+        [] => Err(format!(
+            "{} has no {METADATA_SECTION} section: test the annotated module \
+             (`cargo xtask policy` writes target/wasm32-wasip1/policy/annotated-policy.wasm; \
+             point {WASM_ENV} at it)",
+            wasm_path().display()
+        )),
+        more => Err(format!("{} {METADATA_SECTION} sections", more.len())),
+    }
 }
 
 /// One recorded host interaction (kwctl `--replay-host-capabilities-interactions`).
@@ -156,6 +229,41 @@ fn same_request(expected: &Value, actual: &Value) -> bool {
         .all(|k| e.get(k).unwrap_or(&Value::Null) == a.get(k).unwrap_or(&Value::Null))
 }
 
+/// How Kubewarden's evaluator hands a failed host call to the guest: policy-evaluator's
+/// `runtimes::callback::send_request_and_wait_for_response` turns the callback
+/// handler's error `e` into `format!("Callback evaluation failure: {e:?}")`, and for
+/// the `anyhow!("{message}")` a kwctl replay session's `type: Error` response becomes
+/// (kwctl `callback_handler/proxy.rs`) that is `Callback evaluation failure: <message>`.
+/// The same holds for the handler's own errors (an exhausted session, an unexpected
+/// request).
+pub fn callback_failure(host_error: &str) -> String {
+    format!("Callback evaluation failure: {host_error}")
+}
+
+/// What the callback handler answers, before the evaluator wraps an error.
+fn answer(st: &mut HostState, request: &Value) -> Result<Vec<u8>, String> {
+    if let Some(fixed) = &st.fixed {
+        return Ok(fixed.clone());
+    }
+    let Some(Exchange::Exchange {
+        request: recorded,
+        response,
+    }) = st.exchanges.pop_front()
+    else {
+        return Err(String::from("the list of recorded responses is empty"));
+    };
+    let (tag, expected) = expected_request(&recorded)?;
+    if tag != "KubernetesListResourceAll" || !same_request(&expected, request) {
+        return Err(format!(
+            "Replay error: unexpected request. Was expecting !{tag} {expected}, got {request} instead"
+        ));
+    }
+    match response {
+        ReplayResponse::Success { payload } => Ok(payload.into_bytes()),
+        ReplayResponse::Error { message } => Err(message),
+    }
+}
+
 fn host_call(
     state: &Mutex<HostState>,
     binding: &str,
@@ -172,26 +280,7 @@ fn host_call(
     if (binding, ns, op) != ("kubewarden", "kubernetes", "list_resources_all") {
         return Err(format!("unsupported host call {binding}/{ns}/{op}"));
     }
-    if let Some(fixed) = &st.fixed {
-        return Ok(fixed.clone());
-    }
-    let Some(Exchange::Exchange {
-        request: recorded,
-        response,
-    }) = st.exchanges.pop_front()
-    else {
-        return Err(String::from("the list of recorded responses is empty"));
-    };
-    let (tag, expected) = expected_request(&recorded)?;
-    if tag != "KubernetesListResourceAll" || !same_request(&expected, &request) {
-        return Err(format!(
-            "Replay error: unexpected request. Was expecting !{tag} {expected}, got {request} instead"
-        ));
-    }
-    match response {
-        ReplayResponse::Success { payload } => Ok(payload.into_bytes()),
-        ReplayResponse::Error { message } => Err(message),
-    }
+    answer(&mut st, &request).map_err(|e| callback_failure(&e))
 }
 
 /// A loaded policy instance.

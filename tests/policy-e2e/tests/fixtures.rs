@@ -6,7 +6,8 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 use taintlab_policy_e2e::{
-    Exchange, Policy, ReplayResponse, admission_response, apply_patch, read_session, unwrap_review,
+    Exchange, Policy, ReplayResponse, admission_response, apply_patch, callback_failure,
+    read_session, unwrap_review,
 };
 
 fn read_json(path: &Path) -> Value {
@@ -14,7 +15,8 @@ fn read_json(path: &Path) -> Value {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// Answers the native decision's node list request from the same replay session.
+/// Answers the native decision's node list request from the same replay session, a
+/// failed call worded as Kubewarden's evaluator words it (as the waPC host does).
 fn native_list(
     session: &[Exchange],
 ) -> impl FnOnce(&taintlab_policy::NodeListRequest) -> Result<Vec<u8>, String> + '_ {
@@ -26,8 +28,8 @@ fn native_list(
         Some(Exchange::Exchange {
             response: ReplayResponse::Error { message },
             ..
-        }) => Err(message.clone()),
-        None => Err(String::from("no recorded exchange")),
+        }) => Err(callback_failure(message)),
+        None => Err(callback_failure("the list of recorded responses is empty")),
     }
 }
 

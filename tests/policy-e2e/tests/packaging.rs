@@ -1,11 +1,12 @@
 //! The packaging files agree with each other and with the module: metadata rules cover
-//! every kind the policy judges, the Artifact Hub package embeds the same rules and
+//! every kind the policy judges, the annotated module carries exactly `metadata.yml` (as
+//! `kwctl annotate` would write it), the Artifact Hub package embeds the same rules and
 //! form, and every example's settings pass `validate_settings` in the real module.
 
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
-use taintlab_policy_e2e::Policy;
+use taintlab_policy_e2e::{Policy, metadata_section, wasm_bytes};
 
 fn policy_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../wasm/kubewarden")
@@ -103,6 +104,52 @@ fn metadata_is_complete() {
         author.contains(" <") && author.ends_with('>'),
         "author must be `Name <email>`: {author}"
     );
+}
+
+/// The `io.kubewarden.metadata` section of the module under test (the annotated module
+/// `cargo xtask policy` writes) round-trips to `metadata.yml`: every field as written
+/// there, the README as the usage annotation, the protocol version the module itself
+/// answers, and otherwise only the defaults policy-evaluator's `Metadata` fills in.
+#[test]
+fn annotated_module_carries_metadata_yml() {
+    let module = wasm_bytes();
+    let section = metadata_section(&module).unwrap_or_else(|e| panic!("{e}"));
+    let meta = yaml(&policy_dir().join("metadata.yml"));
+    let readme = std::fs::read_to_string(policy_dir().join("README.md")).unwrap();
+
+    let policy = Policy::load(&module).expect("the annotated module loads");
+    assert_eq!(
+        Some(&policy.protocol_version().unwrap()),
+        section.get("protocolVersion"),
+        "protocolVersion must be what the module answers"
+    );
+
+    let meta = meta.as_object().expect("metadata.yml is a mapping");
+    for (key, want) in meta {
+        if key != "annotations" {
+            assert_eq!(section.get(key), Some(want), "{key}");
+        }
+    }
+    let mut annotations = meta["annotations"].clone();
+    annotations["io.kubewarden.policy.usage"] = json!(readme);
+    assert_eq!(section["annotations"], annotations);
+
+    let defaults = json!({
+        "backgroundAudit": true,
+        "executionMode": "kubewarden-wapc",
+        "policyType": "kubernetes",
+        "contextAwareResources": []
+    });
+    for (key, value) in section.as_object().unwrap() {
+        if key == "protocolVersion" || meta.contains_key(key) {
+            continue;
+        }
+        assert_eq!(
+            defaults.get(key),
+            Some(value),
+            "{key} is neither in metadata.yml nor a default"
+        );
+    }
 }
 
 #[test]

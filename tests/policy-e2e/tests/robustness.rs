@@ -379,7 +379,7 @@ fn malformed_settings() -> Vec<(&'static str, String, &'static str)> {
         (
             "bad selector",
             s(json!({"nodeChecks": {"enabled": true, "labelSelector": "pool in gpu"}})),
-            "nodeChecks.labelSelector: in needs a parenthesised list",
+            "nodeChecks.labelSelector: unable to parse requirement",
         ),
         (
             "silent list errors",
