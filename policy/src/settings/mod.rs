@@ -6,9 +6,9 @@
 //! and default tolerations that the same settings would reject.
 //!
 //! * this module: the settings types and their defaults;
-//! * [`read`]: reading them from JSON (unknown fields rejected, errors with JSON paths);
-//! * [`validate`]: [`Settings::validate`] and its checks;
-//! * [`rule_view`]: [`RuleView`], the settings in force for one namespace.
+//! * `read`: reading them from JSON (unknown fields rejected, errors with JSON paths);
+//! * `validate`: [`Settings::validate`] and its checks;
+//! * `rule_view`: [`RuleView`], the settings in force for one namespace.
 
 use serde::Serialize;
 use serde_json::Value;
