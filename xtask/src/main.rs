@@ -10,6 +10,7 @@
 mod annotate;
 mod helpers;
 mod npm;
+mod release;
 mod web;
 
 use std::env;
@@ -136,6 +137,14 @@ pub const TASKS: &[Task] = &[
         includes: &["npm test"],
     },
     Task {
+        name: "release-check",
+        args: " [TAG]",
+        about: "check that the release files agree with Cargo.toml's version, repository \
+                and registry (and that TAG, if given, is v<version>)",
+        needs: &[],
+        includes: &[],
+    },
+    Task {
         name: "setup",
         args: "",
         about: "install the Rust targets and tools every task needs",
@@ -150,6 +159,7 @@ pub const TASKS: &[Task] = &[
             "npm build",
             "npm test",
             "npm setup",
+            "release-check",
         ],
     },
 ];
@@ -219,6 +229,7 @@ fn implementation(name: &str) -> Option<TaskFn> {
         "web" => |_| web::build(),
         "npm build" => |_| npm::build(),
         "npm test" => |_| npm::test(),
+        "release-check" => release::run_check,
         // Installing is all they do.
         "npm setup" | "setup" => |_| Ok(()),
         _ => return None,
