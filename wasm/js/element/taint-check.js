@@ -220,7 +220,16 @@ a { color: var(--_accent); }
 
 // --- the element ---------------------------------------------------------------------
 
-export class TaintCheck extends HTMLElement {
+export /** Diagnostics of `analyze` that kept something (a refused command, validation, admission); the rest lost text. */
+const KEPT = new Set(["kubectl", "kubectl-command", "validation", "admission", "configuration"]);
+
+/** An error that lost part of the text (a field the API server only rejects at validation keeps its object). */
+function unreadable(d) {
+  if (d.severity !== "error" || KEPT.has(d.code)) return false;
+  return !((d.code === "invalid-value" || d.code === "missing-field") && d.location.path);
+}
+
+class TaintCheck extends HTMLElement {
   static get observedAttributes() {
     return ["taints", "tolerations", "version", "comparison-operators", "admission", "node-name", "pod-name", "playground", "heading"];
   }
@@ -342,10 +351,6 @@ export class TaintCheck extends HTMLElement {
     if (this.hasAttribute("comparison-operators")) o.comparisonOperators = true;
     const adm = this.getAttribute("admission");
     if (adm === "off" || adm === "false") o.admission = false;
-    const node = this.getAttribute("node-name");
-    if (node) o.nodeName = node;
-    const pod = this.getAttribute("pod-name");
-    if (pod) o.podName = pod;
     return o;
   }
 
@@ -368,6 +373,14 @@ export class TaintCheck extends HTMLElement {
       analysis = analyze(this.#input(), options);
     } catch (e) {
       this.#renderError(e);
+      return;
+    }
+    // Text that could not be read shows where it is; what was read but refused
+    // (a kubectl line, an invalid toleration, an admission rejection) is listed with
+    // the verdicts, as the playground does.
+    const unread = analysis.diagnostics.find(unreadable);
+    if (unread) {
+      this.#renderError(unread);
       return;
     }
     this.#render(analysis);
@@ -427,7 +440,7 @@ export class TaintCheck extends HTMLElement {
       this.#longest = longest;
       for (const pod of a.pods) out.push(this.#pod(pod, a));
     }
-    const warnings = a.diagnostics.filter((d) => d.severity === "warning" || d.code === "invalid-value" || d.code === "missing-field");
+    const warnings = a.diagnostics.filter((d) => d.code !== "admission");
     if (warnings.length) {
       out.push(
         h("div", { class: "notes" },

@@ -633,11 +633,22 @@ export interface AnalyzeOptions extends VersionOptions {
   admission?: boolean | AdmissionOptions;
   /** Give pods the DaemonSet tolerations (default: only `kind: DaemonSet`). */
   daemonSet?: boolean;
-  /** Name of the node made from bare taints (default "node"). */
+  /**
+   * Ignored: anonymous nodes (bare taint lists) are named `node-1`, `node-2`, ... in paste
+   * order, as in the playground. Kept so older callers do not throw.
+   * @deprecated
+   */
   nodeName?: string;
-  /** Name of the pod made from bare tolerations (default "pod"). */
+  /**
+   * Ignored: anonymous pods (bare toleration lists) are named `pod-1`, `pod-2`, ... in
+   * paste order, as in the playground.
+   * @deprecated
+   */
   podName?: string;
 }
+
+/** Which pane a part of the input was read in: `text` for one combined text, `nodes` and `pods` for `{nodes, pods}`. */
+export type AnalysisPane = "text" | "nodes" | "pods";
 
 /** One pod of `analyze`. */
 export interface AnalyzedPod {
@@ -645,26 +656,64 @@ export interface AnalyzedPod {
   namespace: string;
   kind: string;
   location: Location | null;
-  /** False when an admission plugin rejected it (then `schedule` is null). */
+  /** `object` (a pod or workload) or `toleration-list` (a bare list: an anonymous pod `pod-<n>`). */
+  origin: "object" | "toleration-list";
+  pane: AnalysisPane;
+  /** False when an admission plugin rejected it (the pod would not be created; the matrix still shows it, as the playground does). */
   admitted: boolean;
   rejection: string | null;
   /** The tolerations the pod ends up with, and where each came from. */
   tolerations: { toleration: Toleration; origin: TolerationOrigin | "daemonset"; location: Location | null }[];
-  dropped: { toleration: Toleration; origin: TolerationOrigin; reason: "superseded" | "overwritten" }[];
-  schedule: PodSchedule | null;
+  dropped: { toleration: Toleration; origin: TolerationOrigin | "daemonset"; reason: "superseded" | "overwritten" }[];
+  /** The API server's validation of the written tolerations, at upstream's field paths (`template.spec.tolerations[0].operator` for a PodTemplate). */
+  validation: { type: string; field: string; message: string }[];
+  /** The API server's status message for those errors (`PodTemplate "t" is invalid: ...`). */
+  statusMessage: string | null;
+  schedule: PodSchedule;
   /** One entry per node, in node order. */
   nodes: { node: number; explanation: Explanation; eviction: EvictionTimeline | null }[];
 }
 
-/** `analyze`: everything a documentation example shows. */
+/** A `kubectl taint` line of the input, run as kubectl runs it (each command on its own). */
+export interface AnalyzedCommand {
+  command: string;
+  location: Location;
+  pane: AnalysisPane;
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+  /** kubectl refused the command itself (bad flags, bad taint spec): it changed nothing; the other commands keep their effects. */
+  rejected: boolean;
+  /** Nodes created because the command named them and no such node was given. */
+  created: string[];
+}
+
+/** A diagnostic of `analyze`: the input layer's (its codes), or `kubectl` (a command kubectl refused or that failed), `validation` (the API server would reject the tolerations), `admission` (a plugin rejects the pod), `configuration`. */
+export interface AnalysisDiagnostic {
+  severity: "error" | "warning";
+  code: DiagnosticCode | "kubectl" | "validation" | "admission" | "configuration";
+  message: string;
+  /** For `validation`, the toleration's line and column with upstream's field path. */
+  location: Location;
+  /** null for the configuration. */
+  pane: AnalysisPane | null;
+}
+
+/**
+ * `analyze`: everything a documentation example shows, built by the same scenario
+ * pipeline as the playground. Text never throws: what cannot be read is a diagnostic.
+ */
 export interface Analysis {
   kubernetesVersion: string;
   comparisonOperators: boolean;
   admission: boolean;
-  nodes: (Node & { location: Location | null })[];
+  /** Nodes in paste order (bare taint lists are nodes `node-1`, `node-2`, ...), then nodes created by `kubectl taint` lines. */
+  nodes: (Node & { location: Location | null; origin: "object" | "taint-list" | "command"; pane: AnalysisPane })[];
   pods: AnalyzedPod[];
-  /** Warnings (and errors that kept the object) of the text. */
-  diagnostics: Diagnostic[];
+  commands: AnalyzedCommand[];
+  /** Every warning and error: reading, kubectl, validation, admission. */
+  diagnostics: AnalysisDiagnostic[];
+  /** Number of errors among `diagnostics`. */
   errors: number;
   /** Text input split into the playground's two panes (null for object input). */
   panes: { nodes: string; pods: string } | null;

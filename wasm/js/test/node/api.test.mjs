@@ -60,7 +60,7 @@ test("exports every declared function and nothing undeclared", () => {
 test("info", () => {
   const i = tl.info();
   assert.equal(i.version, "0.1.0");
-  assert.deepEqual(i.kubernetes, { oldest: "1.25.0", newest: "1.36.0" });
+  assert.deepEqual(i.kubernetes, { oldest: "1.25.0", newest: "1.37.0" });
 });
 
 // --- tolerates -----------------------------------------------------------------------
@@ -119,7 +119,7 @@ test("explain: which toleration covered which taint, what is left, the verdict",
   assert.deepEqual(x.untoleratedTaints, []);
   assert.deepEqual(x.unusedTolerations, []);
   assert.equal(x.summary, "trainer can be scheduled on gpu-1: every NoSchedule and NoExecute taint is tolerated.");
-  assert.equal(x.kubernetesVersion, "1.36.0");
+  assert.equal(x.kubernetesVersion, "1.37.0");
 
   const web = tl.explain({ name: "web", tolerations: [{ key: "other", operator: "Exists" }] }, GPU_NODE);
   assert.equal(web.verdict, "untolerated");
@@ -211,7 +211,8 @@ test("schedule: the histogram is sorted as strings, preemption wording by versio
   const r = tl.schedule({ name: "web" }, nodes);
   assert.equal(
     r.pods[0].message,
-    "0/12 nodes are available: 10 node(s) were unschedulable, 2 node(s) had untolerated taint(s). preemption: 0/12 nodes are available: 12 Preemption is not helpful for scheduling.",
+    // DynamicResources' post-filter part, in the default profile from 1.34.
+    "0/12 nodes are available: 10 node(s) were unschedulable, 2 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/12 nodes are available: 12 Preemption is not helpful for scheduling.",
   );
   assert.equal(r.pods[0].event.reason, "FailedScheduling");
   assert.equal(r.pods[0].event.conditionReason, "Unschedulable");
