@@ -377,6 +377,18 @@ impl NodeState {
     /// Adds one bound pod. Pods in phase `Succeeded` or `Failed` are not seen by the
     /// scheduler and are skipped.
     pub fn add(&mut self, pod: &SchedulingPod, options: PlacementOptions) {
+        self.add_with(pod, options, |p| {
+            summarize(p.placement.spec_resources(), options.semantics.version)
+        });
+    }
+
+    /// [`NodeState::add`] with the pod's resource summary from `summary` (a cache).
+    fn add_with(
+        &mut self,
+        pod: &SchedulingPod,
+        options: PlacementOptions,
+        summary: impl FnOnce(&SchedulingPod) -> PodResourceSummary,
+    ) {
         if pod.placement.is_terminal() {
             return;
         }
@@ -394,7 +406,7 @@ impl NodeState {
         }
         let (request, non_zero) = match &mut self.usage {
             Some(u) => {
-                let s = summarize(pod.placement.spec_resources(), options.semantics.version);
+                let s = summary(pod);
                 u.requested.add_resource(&s.request);
                 u.non_zero.0 = u.non_zero.0.saturating_add(s.non_zero_milli_cpu);
                 u.non_zero.1 = u.non_zero.1.saturating_add(s.non_zero_memory);
@@ -475,20 +487,102 @@ pub fn node_states_with_allocatable(
     if bound.is_empty() {
         return states;
     }
-    let index: BTreeMap<&str, usize> = nodes
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (n.name.as_str(), i))
-        .collect();
+    let index = NameIndex::new(nodes);
+    // Pods of one workload share their spec: summarize each distinct spec once.
+    let mut cache: BTreeMap<u64, Vec<(&SchedulingPod, PodResourceSummary)>> = BTreeMap::new();
+    let version = options.semantics.version;
     for p in bound {
         if let Some(s) = index
             .get(p.pod.node_name.as_str())
-            .and_then(|&i| states.get_mut(i))
+            .and_then(|i| states.get_mut(i))
         {
-            s.add(p, options);
+            s.add_with(p, options, |_| {
+                let key = resource_hash(p);
+                let bucket = cache.entry(key).or_default();
+                if let Some((_, sum)) = bucket.iter().find(|(q, _)| same_resources(q, p)) {
+                    return sum.clone();
+                }
+                let sum = summarize(p.placement.spec_resources(), version);
+                bucket.push((p, sum.clone()));
+                sum
+            });
         }
     }
     states
+}
+
+/// Word-at-a-time multiplicative hashing (FxHash style) for in-memory lookups.
+struct WordHash(u64);
+
+impl Hasher for WordHash {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(w));
+        }
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+fn str_hash(s: &str) -> u64 {
+    let mut h = WordHash(0);
+    h.write(s.as_bytes());
+    h.finish()
+}
+
+/// Node names by hash: a sorted table, so a bound pod's node is found with one
+/// binary search over integers and usually one string comparison.
+struct NameIndex<'a> {
+    table: Vec<(u64, usize)>,
+    nodes: &'a [Node],
+}
+
+impl<'a> NameIndex<'a> {
+    fn new(nodes: &'a [Node]) -> Self {
+        let mut table: Vec<(u64, usize)> = nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (str_hash(&n.name), i))
+            .collect();
+        table.sort_unstable();
+        Self { table, nodes }
+    }
+
+    fn get(&self, name: &str) -> Option<usize> {
+        let h = str_hash(name);
+        let start = self.table.partition_point(|&(k, _)| k < h);
+        self.table
+            .get(start..)?
+            .iter()
+            .take_while(|&&(k, _)| k == h)
+            .map(|&(_, i)| i)
+            .find(|&i| self.nodes.get(i).is_some_and(|n| n.name == name))
+    }
+}
+
+fn resource_hash(p: &SchedulingPod) -> u64 {
+    let mut h = WordHash(0);
+    p.placement.containers.hash(&mut h);
+    p.placement.init_containers.hash(&mut h);
+    p.placement.overhead.hash(&mut h);
+    p.placement.resources.hash(&mut h);
+    h.finish()
+}
+
+fn same_resources(a: &SchedulingPod, b: &SchedulingPod) -> bool {
+    a.placement.containers == b.placement.containers
+        && a.placement.init_containers == b.placement.init_containers
+        && a.placement.overhead == b.placement.overhead
+        && a.placement.resources == b.placement.resources
 }
 
 // ---------------------------------------------------------------------------------------
