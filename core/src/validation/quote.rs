@@ -13,7 +13,8 @@ use crate::version::KubeVersion;
 /// Kubernetes 1.25-1.26 were built with Go 1.19 and 1.27-1.28 with Go 1.20 (the `go`
 /// line of each release's `go.mod`): Unicode 13.0.0. From 1.29 (Go 1.21) up to 1.37
 /// (Go 1.26) Go's tables are Unicode 15.0.0. Later patch releases of 1.27 and 1.28 that
-/// moved to a newer Go are not distinguished.
+/// moved to a newer Go are not distinguished. (Go 1.27 moves to Unicode 17.0.0; no release
+/// modelled here is built with it.)
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum GoUnicode {
     /// Unicode 13.0.0 (Go 1.16-1.20).
