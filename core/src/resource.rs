@@ -570,6 +570,17 @@ pub fn effective_requests(pod: PodSpecResources<'_>, version: KubeVersion) -> Re
     pod_requests(pod, RequestRules::for_version(version), false)
 }
 
+/// The resource names requested by the containers and init containers after API
+/// defaulting (limits copied into missing requests), as ExtendedResourceToleration
+/// reads them (`admit`'s `requested`), in container order with duplicates.
+pub fn requested_names(pod: PodSpecResources<'_>) -> Vec<String> {
+    pod.containers
+        .iter()
+        .chain(pod.init_containers)
+        .flat_map(|c| c.resources.defaulted_requests().into_keys())
+        .collect()
+}
+
 /// The names a list mentions, sorted (for display).
 pub fn names(list: &ResourceList) -> Vec<&str> {
     list.keys().map(String::as_str).collect()

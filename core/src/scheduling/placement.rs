@@ -1,8 +1,10 @@
 //! One scheduling cycle of the default profile with every modelled placement plugin:
-//! NodeUnschedulable, NodeName, TaintToleration, NodeAffinity and NodePorts filters,
-//! NodeAffinity's PreFilter result, TaintToleration and NodeAffinity scores,
-//! DynamicResources' and DefaultPreemption's PostFilter, scheduling gates, and the
-//! FailedScheduling text, per release.
+//! NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodePorts and
+//! NodeResourcesFit filters, NodeAffinity's PreFilter result, TaintToleration,
+//! NodeAffinity, NodeResourcesFit and NodeResourcesBalancedAllocation scores,
+//! DynamicResources' and DefaultPreemption's PostFilter (victims and nominated node,
+//! see [`super::preemption`]), scheduling gates, and the FailedScheduling text, per
+//! release.
 //!
 //! Upstream sources, read at the `cluster-autoscaler-1.25.0` … `1.30.0` tags of
 //! kubernetes/autoscaler (which vendor `k8s.io/kubernetes` v1.25.0 … v1.30.0) and in
@@ -35,12 +37,17 @@
 //! * NodePorts counts restartable init containers' (sidecars') host ports from 1.34
 //!   (PR #132040; the 1.33 patch cherry-pick #133390 is not modelled).
 //!
+//! * NodeResourcesFit and the resource scores: see [`super::resources`] and
+//!   [`crate::resource`]. A node whose `status.allocatable` is unknown (`None` in
+//!   [`node_states_with_allocatable`]) is not checked for resources, and its resource
+//!   scores are `None` ([`NodeOutcome::resources_checked`]).
+//!
 //! Not modelled, so a real scheduler may still reject a node this model accepts:
-//! NodeResourcesFit, volume plugins, PodTopologySpread, InterPodAffinity, DynamicResources'
-//! Filter, and the score plugins NodeResourcesFit, NodeResourcesBalancedAllocation,
-//! ImageLocality, InterPodAffinity and PodTopologySpread. The combined score here is
-//! TaintToleration × 3 + NodeAffinity × 2 only, so it is not "the node the scheduler
-//! picks". Scores are computed over all feasible nodes (`percentageOfNodesToScore: 100`),
+//! volume plugins, PodTopologySpread, InterPodAffinity, DynamicResources' Filter, and
+//! the score plugins ImageLocality, InterPodAffinity and PodTopologySpread. The
+//! combined score here is TaintToleration × 3 + NodeAffinity × 2 + NodeResourcesFit +
+//! NodeResourcesBalancedAllocation, so it is not necessarily the node the scheduler
+//! picks. Scores are computed over all feasible nodes (`percentageOfNodesToScore: 100`),
 //! also when only one node is feasible (upstream then skips scoring).
 
 use alloc::collections::{BTreeMap, BTreeSet};

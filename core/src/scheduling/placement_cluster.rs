@@ -3,8 +3,10 @@
 //!
 //! Node labels are mostly unique (`kubernetes.io/hostname`), so nodes are not grouped
 //! by all their labels: only by the label keys the batch's selectors read, together
-//! with their taints, `spec.unschedulable` and what their bound pods hold (host ports,
-//! lowest priority). When a pod reads the node name (`matchFields`, or a PreFilter
+//! with their taints, `spec.unschedulable` and their [`NodeState`] (allocatable,
+//! requested resources, the bound pods' priorities, requests and host ports; not their
+//! names). With resources known, nodes mostly differ by what their pods request, so
+//! each node tends to be its own class and the gain comes from the pod classes. When a pod reads the node name (`matchFields`, or a PreFilter
 //! result) every node is its own class. Pods are grouped by tolerations, preemption
 //! policy, `spec.nodeName` and placement fields.
 

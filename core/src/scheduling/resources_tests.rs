@@ -258,6 +258,44 @@ fn gpu_recipe_example() {
 }
 
 #[test]
+fn gpu_recipe_through_admission() {
+    // The documented recipe: GPU nodes tainted `nvidia.com/gpu`, a pod that requests the
+    // resource (as a limit only) gets the toleration from ExtendedResourceToleration
+    // and then fits while GPUs are left.
+    use crate::admission::{Operation, extended_resource_toleration};
+    let nodes = [node("cpu-1", &[]), node("gpu-1", &[("nvidia.com/gpu", "")])];
+    let a = alloc(&[("cpu", "8"), ("memory", "32Gi"), ("pods", "110")]);
+    let g = alloc(&[
+        ("cpu", "8"),
+        ("memory", "32Gi"),
+        ("pods", "110"),
+        ("nvidia.com/gpu", "2"),
+    ]);
+    let allocs = [a, g];
+    let mut p = pod("train", &[("cpu", "1")]);
+    p.placement.containers[0].resources.limits = list(&[("nvidia.com/gpu", "1")]);
+    let names = crate::resource::requested_names(p.placement.spec_resources());
+    extended_resource_toleration::admit(Operation::Create, &mut p.pod.tolerations, &names);
+    assert_eq!(p.pod.tolerations.len(), 1);
+    let mut running: Vec<SchedulingPod> = Vec::new();
+    for i in 0..3 {
+        let r = run(&p, &nodes, &allocs, &running, at(35));
+        if i < 2 {
+            assert_eq!(r.outcome, PodOutcome::Feasible { nodes: 1 }, "pod {i}");
+            let mut placed = p.clone();
+            placed.pod.name = alloc::format!("train-{i}");
+            placed.pod.node_name = "gpu-1".into();
+            running.push(placed);
+        } else {
+            assert_eq!(
+                message(&r),
+                "0/2 nodes are available: 2 Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod."
+            );
+        }
+    }
+}
+
+#[test]
 fn cpu_shortage_and_taints_example() {
     // Worked example 2.
     let nodes = [
