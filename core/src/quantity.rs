@@ -533,6 +533,24 @@ mod tests {
         assert_eq!(q("2Gi").round_up_milli(), q("2Gi"));
     }
 
+    proptest::proptest! {
+        #[test]
+        fn never_panics(s in "[-+0-9.eEinumkKMGTP ]{0,24}") {
+            let _ = Quantity::parse(&s).map(|q| (q.value(), q.milli_value(), q.round_up_milli()));
+        }
+
+        #[test]
+        fn integers_and_millis(v in 0i64..1_000_000_000_000, m in 0i64..1_000_000_000) {
+            let q = Quantity::parse(&alloc::format!("{v}")).unwrap();
+            proptest::prop_assert_eq!(q.value(), v);
+            let q = Quantity::parse(&alloc::format!("{m}m")).unwrap();
+            proptest::prop_assert_eq!(q.milli_value(), m);
+            proptest::prop_assert_eq!(q.value(), (m + 999) / 1000);
+            // Display round-trips.
+            proptest::prop_assert_eq!(Quantity::parse(&alloc::format!("{q}")), Some(q));
+        }
+    }
+
     #[test]
     fn display() {
         assert_eq!(alloc::format!("{}", q("1500m")), "1.5");

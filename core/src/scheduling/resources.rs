@@ -164,6 +164,64 @@ pub fn node_resources_fit_filter(
     }
 }
 
+/// One line of the arithmetic behind NodeResourcesFit on a node, for explanations:
+/// what the pod asks, what the node's pods already hold, what the node offers.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ResourceLine {
+    /// The resource name (`pods` counts pods).
+    pub resource: String,
+    /// The pod's request (1 for `pods`; milli-cores for cpu, units otherwise).
+    pub requested: i64,
+    /// The bound pods' requests (`NodeInfo.Requested`), or their count for `pods`.
+    pub used: i64,
+    /// `status.allocatable`.
+    pub allocatable: i64,
+}
+
+impl ResourceLine {
+    /// `allocatable − used − requested`: negative when the node falls short.
+    pub fn headroom(&self) -> i64 {
+        self.allocatable
+            .saturating_sub(self.used)
+            .saturating_sub(self.requested)
+    }
+}
+
+/// The arithmetic for every resource the pod requests (plus the pod count), in the
+/// filter's order. Whether each line fails also depends on the release (see
+/// [`fits_request`]); this only lays out the numbers.
+pub fn resource_lines(request: &Resource, node: &NodeUsage) -> Vec<ResourceLine> {
+    let mut out = alloc::vec![ResourceLine {
+        resource: String::from(PODS),
+        requested: 1,
+        used: node.pods,
+        allocatable: node.allocatable.allowed_pod_number,
+    }];
+    for (name, req) in [
+        (CPU, request.milli_cpu),
+        (MEMORY, request.memory),
+        (EPHEMERAL_STORAGE, request.ephemeral_storage),
+    ] {
+        if req > 0 {
+            out.push(ResourceLine {
+                resource: String::from(name),
+                requested: req,
+                used: node.requested.get(name),
+                allocatable: node.allocatable.get(name),
+            });
+        }
+    }
+    for (name, &req) in &request.scalar {
+        out.push(ResourceLine {
+            resource: name.clone(),
+            requested: req,
+            used: node.requested.scalar(name),
+            allocatable: node.allocatable.scalar(name),
+        });
+    }
+    out
+}
+
 /// `leastRequestedScore`.
 pub fn least_requested_score(requested: i64, capacity: i64) -> i64 {
     if capacity == 0 || requested > capacity {
@@ -269,6 +327,22 @@ mod tests {
         );
         assert_eq!(r[1].shortfall(), 1);
         assert_eq!(r[2].shortfall(), 1 << 30);
+    }
+
+    #[test]
+    fn arithmetic_lines() {
+        let node = usage(
+            &[("cpu", "2"), ("pods", "10"), ("nvidia.com/gpu", "1")],
+            &[("cpu", "1500m")],
+            3,
+        );
+        let req = Resource::from_list(&list(&[("cpu", "1"), ("nvidia.com/gpu", "2")]));
+        let lines = resource_lines(&req, &node);
+        let h: Vec<(&str, i64)> = lines
+            .iter()
+            .map(|l| (l.resource.as_str(), l.headroom()))
+            .collect();
+        assert_eq!(h, [("pods", 6), ("cpu", -500), ("nvidia.com/gpu", -1)]);
     }
 
     #[test]
