@@ -81,8 +81,7 @@ fn options(options: &V) -> ApiResult<Options> {
 /// A pane made of nodes read from plain objects (and Kubernetes objects or text within
 /// an array), in order.
 fn node_pane(nodes: Vec<NodeIn>) -> ParsedPane {
-    let mut parsed = Parsed::default();
-    parsed.nodes = nodes
+    let nodes = nodes
         .into_iter()
         .map(|n| InputNode {
             node: n.node,
@@ -95,7 +94,10 @@ fn node_pane(nodes: Vec<NodeIn>) -> ParsedPane {
         .collect();
     ParsedPane {
         kind: PaneKind::Nodes,
-        parsed,
+        parsed: Parsed {
+            nodes,
+            ..Parsed::default()
+        },
         lines: 0,
         bytes: 0,
     }
@@ -105,8 +107,7 @@ fn node_pane(nodes: Vec<NodeIn>) -> ParsedPane {
 /// an array), in order. A plain pod becomes the workload of its kind, with its QoS class
 /// and requested resources stated.
 fn pod_pane(pods: Vec<PodIn>) -> ParsedPane {
-    let mut parsed = Parsed::default();
-    parsed.workloads = pods
+    let workloads = pods
         .into_iter()
         .map(|p| {
             let mut w = p.workload.unwrap_or_else(|| {
@@ -147,7 +148,10 @@ fn pod_pane(pods: Vec<PodIn>) -> ParsedPane {
         .collect();
     ParsedPane {
         kind: PaneKind::Pods,
-        parsed,
+        parsed: Parsed {
+            workloads,
+            ..Parsed::default()
+        },
         lines: 0,
         bytes: 0,
     }

@@ -42,7 +42,6 @@ pub(crate) mod tests {
     use crate::error::ApiResult;
     use crate::value::V;
     use serde_json::Value;
-    use taintlab_core::KubeVersion;
 
     /// A JSON value as the API receives it from JavaScript.
     pub fn val(v: Value) -> V {
