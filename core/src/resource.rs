@@ -27,7 +27,10 @@
 //! * `NodeInfo.NonZeroRequested` of a bound pod: 1.25 – 1.26 per container, 1.27 – 1.30
 //!   through `PodRequests`' `ContainerFn` (a sidecar's non-zero values count only in
 //!   the init-container maximum, not in the sum), 1.31 on `PodRequests` with the
-//!   non-missing defaults (inferred from the newest tree).
+//!   non-missing defaults, which with pod-level requests set apply only to cpu /
+//!   memory missing from the aggregate (`getNonMissingContainerRequests`; read in a
+//!   1.3x tree, the 1.31 start is inferred). The incoming pod's scoring request uses the
+//!   same rule here.
 //!
 //! Not modelled: in-place resize (`status.containerStatuses[].resources` /
 //! `allocatedResources`): every pod's requests come from its spec.
@@ -204,11 +207,38 @@ fn max_list(into: &mut ResourceList, from: &ResourceList) {
     }
 }
 
-fn non_missing(mut r: ResourceList) -> ResourceList {
-    r.entry(String::from(CPU))
-        .or_insert(Quantity::from_milli(DEFAULT_MILLI_CPU_REQUEST));
-    r.entry(String::from(MEMORY))
-        .or_insert(Quantity::from_int(DEFAULT_MEMORY_REQUEST));
+/// `NonMissingContainerRequests`: which scoring defaults a container without a cpu or
+/// memory request gets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct NonMissing {
+    /// 100m of cpu.
+    pub cpu: bool,
+    /// 200Mi of memory.
+    pub memory: bool,
+}
+
+impl NonMissing {
+    /// No defaults (the filter's view).
+    pub const NONE: NonMissing = NonMissing {
+        cpu: false,
+        memory: false,
+    };
+    /// Both defaults (scoring).
+    pub const BOTH: NonMissing = NonMissing {
+        cpu: true,
+        memory: true,
+    };
+}
+
+fn non_missing(mut r: ResourceList, d: NonMissing) -> ResourceList {
+    if d.cpu {
+        r.entry(String::from(CPU))
+            .or_insert(Quantity::from_milli(DEFAULT_MILLI_CPU_REQUEST));
+    }
+    if d.memory {
+        r.entry(String::from(MEMORY))
+            .or_insert(Quantity::from_int(DEFAULT_MEMORY_REQUEST));
+    }
     r
 }
 
@@ -219,13 +249,13 @@ pub fn is_supported_pod_level_resource(name: &str) -> bool {
 
 /// `PodRequests(pod, opts)` (1.27 on): containers summed, sidecars added, the
 /// maximum with each init container's use, pod-level requests, then overhead.
-/// `non_missing_defaults` applies the scoring defaults (100m, 200Mi) to containers
-/// without a cpu / memory request. `container_fn` sees each container's list as
-/// upstream's `ContainerFn` does (`true` for init containers).
+/// `defaults` applies the scoring defaults (100m, 200Mi) to containers without a cpu /
+/// memory request. `container_fn` sees each container's list as upstream's
+/// `ContainerFn` does (`true` for init containers).
 pub fn pod_requests_with(
     pod: PodSpecResources<'_>,
     rules: RequestRules,
-    non_missing_defaults: bool,
+    defaults: NonMissing,
     mut container_fn: impl FnMut(&ResourceList, bool),
 ) -> ResourceList {
     let prep = |c: &ContainerResources| {
@@ -234,11 +264,7 @@ pub fn pod_requests_with(
         } else {
             c.resources.requests.clone()
         };
-        if non_missing_defaults {
-            non_missing(r)
-        } else {
-            r
-        }
+        non_missing(r, defaults)
     };
     let mut reqs = ResourceList::new();
     for c in pod.containers {
@@ -291,7 +317,12 @@ pub fn pod_requests(
     rules: RequestRules,
     non_missing_defaults: bool,
 ) -> ResourceList {
-    pod_requests_with(pod, rules, non_missing_defaults, |_, _| {})
+    let d = if non_missing_defaults {
+        NonMissing::BOTH
+    } else {
+        NonMissing::NONE
+    };
+    pod_requests_with(pod, rules, d, |_, _| {})
 }
 
 /// `IsScalarResourceName`: extended resources, `hugepages-*`, prefixed native
@@ -526,13 +557,13 @@ pub fn summarize(pod: PodSpecResources<'_>, version: KubeVersion) -> PodResource
             score_requested: classic_score_request(pod, false),
         };
     }
-    let with_defaults = pod_requests(pod, rules, true);
     let plain = if version.at_least(31) {
         pod_requests(pod, rules, false)
     } else {
+        let with_defaults = pod_requests(pod, rules, true);
         // 1.27 – 1.30 `calculateResource`: non-zero values through `ContainerFn`.
         let (mut app, mut init) = ((0i64, 0i64), (0i64, 0i64));
-        let reqs = pod_requests_with(pod, rules, false, |r, is_init| {
+        let reqs = pod_requests_with(pod, rules, NonMissing::NONE, |r, is_init| {
             let (a, b) = non_zero_of(r);
             if is_init {
                 init = (init.0.max(a), init.1.max(b));
@@ -554,6 +585,27 @@ pub fn summarize(pod: PodSpecResources<'_>, version: KubeVersion) -> PodResource
             score_non_zero: cpu_mem(&with_defaults),
             score_requested: cpu_mem(&reqs),
         };
+    };
+    // `getNonMissingContainerRequests`: with pod-level requests set, containers get a
+    // default only for cpu / memory missing from the pod's aggregate.
+    let pod_level_set = rules.pod_level
+        && pod.pod_level.is_some_and(|pl| {
+            pl.defaulted_requests()
+                .keys()
+                .any(|k| is_supported_pod_level_resource(k))
+        });
+    let defaults = if pod_level_set {
+        NonMissing {
+            cpu: !plain.contains_key(CPU),
+            memory: !plain.contains_key(MEMORY),
+        }
+    } else {
+        NonMissing::BOTH
+    };
+    let with_defaults = if defaults == NonMissing::NONE {
+        plain.clone()
+    } else {
+        pod_requests_with(pod, rules, defaults, |_, _| {})
     };
     let nz = cpu_mem(&with_defaults);
     PodResourceSummary {

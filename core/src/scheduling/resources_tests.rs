@@ -205,6 +205,30 @@ fn pod_level_resources_from_1_34() {
 }
 
 #[test]
+fn non_zero_defaults_with_pod_level_requests() {
+    // Pod-level cpu set: memory is missing from the aggregate only if no container
+    // requests it; one container with memory means no memory default at all.
+    let mut p = SchedulingPod::default();
+    p.placement.containers = vec![
+        ContainerResources::requesting(&[("memory", "1Gi")]),
+        ContainerResources::requesting(&[]),
+    ];
+    p.placement.resources = Some(crate::resource::ResourceRequirements {
+        requests: list(&[("cpu", "2")]),
+        ..Default::default()
+    });
+    let s = summarize(p.placement.spec_resources(), KubeVersion::new(34, 0));
+    assert_eq!((s.non_zero_milli_cpu, s.non_zero_memory), (2000, 1 << 30));
+    // Without pod-level requests each container gets its own defaults.
+    p.placement.resources = None;
+    let s = summarize(p.placement.spec_resources(), KubeVersion::new(34, 0));
+    assert_eq!(
+        (s.non_zero_milli_cpu, s.non_zero_memory),
+        (200, (1 << 30) + 209_715_200)
+    );
+}
+
+#[test]
 fn overhead_in_scores_is_whole_cores_until_1_26() {
     let mut p = SchedulingPod::default();
     p.placement.containers = vec![cpu("100m")];
