@@ -496,7 +496,8 @@ impl HostPort {
 
 /// The pod fields that decide placement beyond taints: `spec.nodeSelector`,
 /// `spec.affinity.nodeAffinity`, host ports, `spec.schedulingGates`,
-/// `spec.schedulerName` and `spec.priority`.
+/// `spec.schedulerName`, `spec.priority`, the containers' resources, `spec.overhead`,
+/// pod-level `spec.resources`, `status.phase` and `status.startTime`.
 ///
 /// Kept apart from [`Pod`] so that code building a [`Pod`] field by field keeps
 /// compiling; [`SchedulingPod`] joins the two.
