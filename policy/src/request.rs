@@ -668,6 +668,27 @@ mod tests {
     }
 
     #[test]
+    fn kinds_come_from_the_core_table() {
+        // Every workload kind but PodTemplate, in the table's order, plus Node.
+        let governed: Vec<Kind> = WorkloadKind::ALL
+            .into_iter()
+            .filter(|w| *w != WorkloadKind::PodTemplate)
+            .map(Kind::Workload)
+            .collect();
+        assert_eq!(governed, Kind::POD_KINDS);
+        for k in Kind::POD_KINDS {
+            let w = k.workload().unwrap_or(WorkloadKind::PodTemplate);
+            assert_eq!(Kind::from_group_kind(w.group(), w.name()), Some(k));
+            assert_eq!(k.pod_spec_pointer(), Some(w.pod_spec_pointer()));
+            assert_eq!(k.qualified_name(), w.qualified_name());
+        }
+        assert_eq!(Kind::from_group_kind("", "PodTemplate"), None);
+        assert_eq!(Kind::from_group_kind("", "Node"), Some(Kind::Node));
+        assert_eq!(Kind::Node.pod_spec_path(), None);
+        assert_eq!(Kind::Node.qualified_name(), "Node");
+    }
+
+    #[test]
     fn type_errors_name_the_field() {
         let r = json!({"kind": {"kind": "Pod"}, "operation": 3});
         assert_eq!(
