@@ -132,7 +132,7 @@ await check("NoExecute timelines: 6000 s, 300 s from DefaultTolerationSeconds, n
   assert.equal(origins.length, 6);
   assert.ok(origins.every((t) => t.includes("added by the DaemonSet controller")));
   const message = await page.$eval('#daemonset-defaults section.pod[data-pod="api"] .event', (e) => e.textContent);
-  assert.equal(message, "Warning  FailedScheduling  0/1 nodes are available: 1 node(s) had untolerated taint(s). preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.");
+  assert.equal(message, "Warning  FailedScheduling  0/1 nodes are available: 1 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.");
 });
 
 await check("editing updates the verdict, and the other widgets stay as they were", async () => {
