@@ -271,7 +271,7 @@ pub fn pane(props: &PaneProps) -> Html {
         Callback::from(move |e: DragEvent| {
             e.prevent_default();
             if !*dragging {
-                crate::worker::warm();
+                crate::glue::worker::warm();
                 dragging.set(true);
             }
         })
@@ -426,7 +426,7 @@ pub fn pane(props: &PaneProps) -> Html {
                 }
                 <textarea id={format!("{id}-text")} ref={ta} wrap="off" spellcheck="false" autocomplete="off"
                     autocapitalize="off" aria-describedby={format!("{hint_id} {id}-status {list_id}")}
-                    oninput={on_input} onpaste={on_paste} onscroll={on_scroll} onfocus={Callback::from(|_: FocusEvent| crate::worker::warm())} />
+                    oninput={on_input} onpaste={on_paste} onscroll={on_scroll} onfocus={Callback::from(|_: FocusEvent| crate::glue::worker::warm())} />
             </div>
             <div class="pane-status" id={format!("{id}-status")} role="status" aria-live="polite">
                 if let Some(bytes) = props.view.pending {

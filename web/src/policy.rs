@@ -182,7 +182,7 @@ pub fn kubewarden(props: &KubewardenProps) -> Html {
             let done = {
                 let report = report.clone();
                 let pending = pending.clone();
-                Callback::from(move |r: crate::worker::Reply| {
+                Callback::from(move |r: crate::glue::worker::Reply| {
                     let mut s = seq.borrow_mut();
                     if my < s.1 {
                         return;
@@ -197,7 +197,7 @@ pub fn kubewarden(props: &KubewardenProps) -> Html {
                     crate::perf::set("policyAnswered", crate::perf::now());
                 })
             };
-            if !crate::worker::policy_job(json, &state.nodes, &state.pods, done) {
+            if !crate::glue::worker::policy_job(json, &state.nodes, &state.pods, done) {
                 pending.set(false);
                 report.set(Some(Err("the background worker could not start".into())));
             }

@@ -42,7 +42,7 @@ impl Theme {
 
 /// The stored choice.
 pub fn load() -> Theme {
-    crate::storage_get(THEME_KEY)
+    crate::glue::storage::storage_get(THEME_KEY)
         .map(|s| Theme::parse(&s))
         .unwrap_or_default()
 }
@@ -58,7 +58,7 @@ pub fn apply(theme: Theme) {
             other => root.set_attribute("data-theme", other.as_str()),
         };
     }
-    crate::storage_set(THEME_KEY, theme.as_str());
+    crate::glue::storage::storage_set(THEME_KEY, theme.as_str());
 }
 
 /// Properties of [`ThemeSelect`].

@@ -1,7 +1,7 @@
 //! The background worker, a separate wasm module that Trunk builds next to the page's
 //! and that the page starts only when it needs it: it reads large pastes (so typing
 //! never waits) and runs the Kubewarden policy's decision function (so the policy's code
-//! is not part of the page's initial download). See `taintlab_web::worker` for the
+//! is not part of the page's initial download). See `taintlab_web::glue::worker` for the
 //! messages.
 
 use std::cell::RefCell;

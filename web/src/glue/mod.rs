@@ -1,0 +1,10 @@
+//! Browser glue: the calls into the browser that the components use, kept apart from
+//! the components so each is small and replaceable.
+//!
+//! - [`storage`]: local storage entries.
+//! - [`dom`]: focus, downloads, the address bar's fragment, the document language.
+//! - [`worker`]: the bridge to the background worker.
+
+pub mod dom;
+pub mod storage;
+pub mod worker;

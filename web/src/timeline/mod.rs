@@ -1,0 +1,15 @@
+//! The eviction timeline: one SVG per pod with the taint changes of its node, the window
+//! in which a NoExecute taint is tolerated, the eviction or "stays bound", and
+//! cancellations, computed by the core's taint-eviction controller simulator. Scenario
+//! editing adds or removes a taint at a chosen second; the node-failure preset shows the
+//! node-monitor grace period and the default 300 s tolerations.
+//!
+//! [`model`] computes each pod's story, `svg` draws one pod's axis and `view` is the
+//! tab's component.
+
+pub mod model;
+mod svg;
+mod view;
+
+pub use model::{Mark, Model, PodLine, node_failure, placements, taint_scenario};
+pub use view::{Timeline, TimelineProps};
