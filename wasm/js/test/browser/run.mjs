@@ -165,6 +165,21 @@ await check("a syntax error shows where it is, and fixing it brings the verdict 
   await live(page, "tolerate-everything");
 });
 
+await check("a kubectl line kubectl refuses is listed and the other lines keep their effects", async () => {
+  const yaml = page.locator("#tolerate-everything textarea.yaml");
+  const text = await yaml.inputValue();
+  await yaml.fill(`kubectl taint nodes node2 a=b:Bogus\nkubectl taint nodes node3 c=d:NoSchedule\n---\n${text}`);
+  await page.waitForFunction(() => {
+    const root = document.querySelector("#tolerate-everything").shadowRoot;
+    return [...root.querySelectorAll(".notes li")].some((li) => li.textContent.startsWith("line 1: "));
+  });
+  assert.equal(await page.$eval("#tolerate-everything", (e) => e.getAttribute("data-state")), "live");
+  const names = await page.$eval("#tolerate-everything", (e) => [...e.shadowRoot.querySelectorAll(".node-name")].map((n) => n.textContent));
+  assert.ok(names.includes("node3") && !names.includes("node2"), names.join(", "));
+  await yaml.fill(text);
+  await live(page, "tolerate-everything");
+});
+
 await check("one wasm download serves every widget", async () => {
   const wasm = server.requests.filter((r) => r.endsWith("taintlab_bg.wasm"));
   assert.equal(wasm.length, 1, wasm.join(", "));
