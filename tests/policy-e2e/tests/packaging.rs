@@ -242,3 +242,25 @@ fn every_example_policy_has_valid_settings() {
         assert!(kinds_seen.iter().any(|s| s == k), "examples lack a {k}");
     }
 }
+
+/// The policy README's kwctl commands name fixture files that exist, and the module
+/// `cargo xtask policy` writes.
+#[test]
+fn readme_kwctl_commands_name_real_files() {
+    let readme = std::fs::read_to_string(policy_dir().join("README.md")).unwrap();
+    let root = policy_dir().join("../..");
+    let mut named = 0;
+    for (at, _) in readme.match_indices("tests/policy-e2e/fixtures/") {
+        let rest = &readme[at..];
+        let end = rest
+            .find(|c: char| c.is_whitespace() || c == '`' || c == ')')
+            .unwrap_or(rest.len());
+        let path = rest[..end].trim_end_matches(['.', ',', ':']);
+        if path.ends_with(".json") || path.ends_with(".yml") {
+            named += 1;
+            assert!(root.join(path).is_file(), "README names missing {path}");
+        }
+    }
+    assert!(named >= 4, "README names {named} fixture files");
+    assert!(readme.contains("target/wasm32-wasip1/policy/annotated-policy.wasm"));
+}
