@@ -210,7 +210,18 @@ fn usage() -> String {
     let mut out = String::from("usage: cargo xtask <task>\n\ntasks:\n");
     for t in TASKS {
         let head = format!("{}{}", t.name, t.args);
-        out.push_str(&format!("  {head:<20} {}\n", t.about));
+        let mut line = format!("  {head:<20}");
+        for word in t.about.split_whitespace() {
+            if line.len() + 1 + word.len() > 90 {
+                out.push_str(&line);
+                out.push('\n');
+                line = " ".repeat(22);
+            }
+            line.push(' ');
+            line.push_str(word);
+        }
+        out.push_str(&line);
+        out.push('\n');
     }
     out
 }
