@@ -62,8 +62,8 @@ use super::fit_error::{FailedScheduling, FitError, dynamic_resources_enabled};
 pub use super::preemption::Nomination;
 use super::preemption::{GroupView, assemble};
 use super::resources::{
-    NodeUsage, balanced_allocation_applies, balanced_allocation_score, least_allocated_score,
-    node_resources_fit_filter,
+    InsufficientResource, NodeUsage, balanced_allocation_applies, balanced_allocation_score,
+    fits_request, least_allocated_score, node_resources_fit_filter,
 };
 use super::score::{
     MAX_NODE_SCORE, TAINT_TOLERATION_WEIGHT, normalize_one, taint_toleration_score,
@@ -690,6 +690,19 @@ impl<'a> PreparedPod<'a> {
         )
         .then(|| balanced_allocation_score(self.resources.score_requested, u));
         (Some(fit), balanced)
+    }
+
+    /// NodeResourcesFit's failed checks on a node with their arithmetic (what the pod
+    /// requests, what is used, the allocatable; see
+    /// [`super::resources::InsufficientResource::shortfall`]), or `None` when the
+    /// node's allocatable is unknown.
+    pub fn insufficient(&self, state: &NodeState) -> Option<Vec<InsufficientResource>> {
+        let u = state.usage.as_ref()?;
+        Some(fits_request(
+            &self.resources.request,
+            u,
+            self.options.semantics.version,
+        ))
     }
 
     /// The raw scores of a feasible node: (TaintToleration, NodeAffinity).

@@ -336,6 +336,16 @@ fn cpu_shortage_and_taints_example() {
         message(&r),
         "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }. preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling."
     );
+    // The arithmetic: 1000m requested, 3500m used of 4000m: 500m short.
+    let states = node_states_with_allocatable(&nodes, &allocs, &used, at(30));
+    let prep = PreparedPod::new(&p, at(30));
+    let short = prep.insufficient(&states[0]).unwrap();
+    assert_eq!(short.len(), 1);
+    assert_eq!(
+        (short[0].resource.as_str(), short[0].shortfall()),
+        ("cpu", 500)
+    );
+    assert_eq!(prep.insufficient(&NodeState::default()), None);
     // Variant: lower-priority pods whose removal is not enough.
     let used = [
         bound("busy", "w-1", 0, &[("cpu", "3500m")]),
