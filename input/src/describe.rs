@@ -20,6 +20,7 @@ use taintlab_core::{
 use crate::diag::{Code, Diagnostic, Location};
 use crate::event;
 use crate::model::{Form, InputNode, Parsed, TaintList, TolerationList, Workload};
+use crate::table;
 use taintlab_core::suggest::suggest;
 
 /// A describe field label at the start of a line: `Name:`, `Priority Class Name:`,
@@ -107,9 +108,7 @@ pub(crate) fn parse_object(lines: &[(usize, &str)], doc: usize, out: &mut Parsed
             }
         }
         if in_events {
-            if event::looks_like_failed_scheduling(line) {
-                events.push((*no, 1, line));
-            }
+            events.push((*no, 1, line));
             continue;
         }
         if indented && let Some((_, b)) = fields.last_mut() {
@@ -126,10 +125,31 @@ pub(crate) fn parse_object(lines: &[(usize, &str)], doc: usize, out: &mut Parsed
     let name = get("Name").map(|b| b.value.to_string()).unwrap_or_default();
     let first_line = lines.first().map(|l| l.0).unwrap_or(0);
     let loc = Location::at(doc, first_line, 1);
-    for (no, col, text) in &events {
-        let ev = event::parse_message(text, Location::at(doc, *no, *col));
-        out.events.push(ev);
-    }
+    let obj = (!name.is_empty()).then_some(name.as_str());
+    let header = events
+        .iter()
+        .position(|(_, _, l)| table::header(l).is_some());
+    let read = match header.and_then(|k| table::header(events[k].2).map(|h| (k, h))) {
+        Some((k, h)) => {
+            let body: Vec<(usize, &str)> =
+                events[k + 1..].iter().map(|(n, _, l)| (*n, *l)).collect();
+            table::events(&table::rows(&h, &body), doc, obj)
+        }
+        // Rows without their header.
+        None => events
+            .iter()
+            .filter(|(_, _, l)| event::looks_like_failed_scheduling(l))
+            .map(|(no, col, text)| {
+                let mut ev = event::parse_message(text, Location::at(doc, *no, *col));
+                if ev.object.is_none() {
+                    ev.object = obj.map(str::to_string);
+                }
+                ev
+            })
+            .collect(),
+    };
+    let events_read = !read.is_empty();
+    out.events.extend(read);
     if is_node && !(is_pod && get("Taints").is_none()) {
         let mut node = taintlab_core::Node {
             name: name.clone(),
@@ -200,7 +220,7 @@ pub(crate) fn parse_object(lines: &[(usize, &str)], doc: usize, out: &mut Parsed
                 location: loc,
                 form: Form::DescribePod,
             });
-        } else if events.is_empty() {
+        } else if !events_read {
             out.diagnostics.push(Diagnostic::warning(
                 Code::Describe,
                 loc,

@@ -18,6 +18,7 @@ use crate::json;
 use crate::kubectl::{self, CommandKind};
 use crate::model::{DocumentInfo, Form, Parsed};
 use crate::reduce::Reducer;
+use crate::table;
 use crate::yaml;
 use crate::{Options, Syntax};
 
@@ -109,7 +110,14 @@ fn is_event_line(line: &str) -> bool {
         return false;
     }
     let t = line.trim_start();
-    if t.starts_with(['"', '\'', '{', '-']) {
+    if t.starts_with(['{', '-']) {
+        return false;
+    }
+    // `"message": "0/3 ..."` is a JSON field; a quoted message alone is a message.
+    if let Some(r) = t.strip_prefix(['"', '\''])
+        && let Some(end) = r.find(['"', '\''])
+        && r[end + 1..].trim_start().starts_with(':')
+    {
         return false;
     }
     // `message: 0/3 ...` is a YAML field.
@@ -244,11 +252,42 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
             }
             continue;
         }
+        // Markdown code fences: the block around them is read, the fence is not text.
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            c.flush(off, i);
+            flush_skipped(&mut c.out, &mut skipped);
+            if mode == Mode::Table {
+                mode = Mode::Normal;
+            }
+            i += 1;
+            off = next;
+            continue;
+        }
         if trimmed.is_empty() {
             if mode == Mode::Table && c.region.is_none() {
                 flush_skipped(&mut c.out, &mut skipped);
                 mode = Mode::Normal;
             }
+            i += 1;
+            off = next;
+            continue;
+        }
+        // Events tables: describe's `Events:` section, `kubectl get events`.
+        if let Some(used) = events_table(&mut c, off, i, line) {
+            flush_skipped(&mut c.out, &mut skipped);
+            mode = Mode::Normal;
+            for _ in 0..used {
+                off = c.lines.at(off).1;
+                i += 1;
+            }
+            continue;
+        }
+        // A FailedScheduling message in a log line (klog `err="..."`).
+        if is_kubectl_noise(line) && event::looks_like_failed_scheduling(line) {
+            c.flush(off, i);
+            let doc = c.new_doc(Form::EventMessage, i + 1, i + 1);
+            let ev = event::parse_message(line, Location::at(doc, i + 1, 1));
+            c.out.events.push(ev);
             i += 1;
             off = next;
             continue;
@@ -305,7 +344,8 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
                     || l.starts_with("---")
                     || l.starts_with("apiVersion:")
                     || l.starts_with('{')
-                    || !describe::is_describe_line(l)
+                    || !(describe::is_describe_line(l)
+                        || l.starts_with("fit failure summary on nodes"))
                 {
                     break;
                 }
@@ -398,6 +438,65 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
     c.out
 }
 
+/// Reads an events table starting at this line (an `Events:` label, or a header);
+/// returns the number of lines it used.
+fn events_table(c: &mut Ctx, off: usize, i: usize, line: &str) -> Option<usize> {
+    let label = table::is_events_label(line);
+    let mut window = c.lines.window(off, i + 1, 2);
+    let header_at = if label {
+        if line.contains("<none>") {
+            c.flush(off, i);
+            c.new_doc(Form::EventMessage, i + 1, i + 1);
+            return Some(1);
+        }
+        usize::from(window.len() > 1)
+    } else {
+        0
+    };
+    let h = match table::header(window.get(header_at)?.1) {
+        Some(h) => h,
+        // `Events:` followed by rows without their header (docs write `  ...` rows).
+        None if label => table::Header::describe(),
+        None => return None,
+    };
+    let header_at = if label && table::header(window[header_at].1).is_none() {
+        0
+    } else {
+        header_at
+    };
+    c.flush(off, i);
+    // The body: up to a blank line, a command, or the start of YAML/JSON.
+    let mut body = Vec::new();
+    let mut end = c.lines.at(off).1;
+    if header_at == 1 {
+        end = c.lines.at(end).1;
+    }
+    let mut no = i + 2 + header_at;
+    while end < c.lines.text.len() {
+        let (l, nx) = c.lines.at(end);
+        let t = l.trim();
+        if t.is_empty()
+            || kubectl::command_start(l).is_some()
+            || t.starts_with("```")
+            || l.starts_with("---")
+            || l.starts_with("apiVersion:")
+            || l.starts_with(['{', '['])
+        {
+            break;
+        }
+        body.push((no, l));
+        no += 1;
+        end = nx;
+    }
+    window.clear();
+    let used = 1 + header_at + body.len();
+    let doc = c.new_doc(Form::EventMessage, i + 1, i + used);
+    let rows = table::rows(&h, &body);
+    let evs = table::events(&rows, doc, None);
+    c.out.events.extend(evs);
+    Some(used)
+}
+
 fn flush_skipped(out: &mut Parsed, skipped: &mut Option<(usize, usize)>) {
     if let Some((a, b)) = skipped.take() {
         let what = if a == b {
@@ -451,6 +550,7 @@ impl Ctx<'_, '_> {
             None => Syntax::Yaml,
         };
         let mut next = self.next_doc;
+        let before = self.out.diagnostics.len();
         read_structured(
             &text,
             r.line as u32,
@@ -462,6 +562,87 @@ impl Ctx<'_, '_> {
             &mut next,
         );
         self.next_doc = next;
+        // Text that is not YAML at all (prose, a log, a table): one note for the
+        // block instead of a syntax error.
+        let broken = self.out.diagnostics[before..]
+            .iter()
+            .any(|d| matches!(d.code, Code::YamlSyntax | Code::JsonSyntax));
+        if broken && !looks_structured(&text) {
+            self.out.diagnostics.truncate(before);
+            let last = r.line + text.trim_end().lines().count().max(1);
+            let what = if last == r.line + 1 {
+                format!("line {}", r.line + 1)
+            } else {
+                format!("lines {}–{}", r.line + 1, last)
+            };
+            self.out.diagnostics.push(Diagnostic::warning(
+                Code::Unrecognized,
+                Location::at(0, r.line + 1, 1),
+                format!(
+                    "{what} not read: looks like {}, not an input Taintlab reads",
+                    looks_like(&text)
+                ),
+            ));
+        }
+    }
+}
+
+/// Whether most lines of a block are YAML or JSON syntax (`key: value`, `- item`,
+/// brackets, comments).
+fn looks_structured(text: &str) -> bool {
+    let mut yes = 0;
+    let mut all = 0;
+    for l in text.lines() {
+        let t = l.trim();
+        if t.is_empty() {
+            continue;
+        }
+        all += 1;
+        let key = t.split_once(':').is_some_and(|(k, v)| {
+            !k.is_empty()
+                && (v.is_empty() || v.starts_with(' '))
+                && !k.trim_matches(['"', '\'']).contains(' ')
+        });
+        if key
+            || t.starts_with("- ")
+            || t == "-"
+            || t.starts_with(['{', '[', '}', ']', '#', '"'])
+            || t == "---"
+        {
+            yes += 1;
+        }
+    }
+    all == 0 || yes * 3 >= all * 2
+}
+
+/// A guess at what unread text is, for the note that says it was not read.
+pub(crate) fn looks_like(text: &str) -> &'static str {
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let n = lines.len().max(1);
+    let count = |f: &dyn Fn(&str) -> bool| lines.iter().filter(|l| f(l)).count();
+    let logs = count(&|l: &str| {
+        let t = l.trim_start();
+        let b = t.as_bytes();
+        (b.len() > 10 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-')
+            || (b.len() > 5
+                && matches!(b[0], b'I' | b'W' | b'E' | b'F')
+                && b[1..5].iter().all(u8::is_ascii_digit))
+            || t.contains("level=")
+            || t.starts_with('[') && t.contains(']')
+    });
+    let table = count(&|l: &str| l.trim().contains("   ") || l.contains('\t'));
+    let prompt = count(&|l: &str| {
+        let t = l.trim_start();
+        t.starts_with("$ ") || t.starts_with("# ") || t.starts_with("> ") || t.contains("$ ")
+    });
+    if logs * 2 >= n {
+        "a log"
+    } else if table * 2 >= n {
+        "a table or column output"
+    } else if prompt * 2 >= n {
+        "a shell session"
+    } else {
+        "prose"
     }
 }
 

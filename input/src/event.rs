@@ -218,8 +218,14 @@ pub struct ReasonCount {
 #[cfg_attr(feature = "serde", derive(serde::Deserialize))]
 #[serde(rename_all = "camelCase")]
 pub struct FitMessage {
-    /// `N`, the number of nodes in the cluster.
+    /// `N`, the number of nodes in the cluster; 0 when [`FitMessage::total_unknown`].
     pub total_nodes: u32,
+    /// The text does not print the total: a fragment without its `0/N nodes are
+    /// available:` head, or the 1.5–1.7 wordings (`fit failure summary on nodes :`,
+    /// `No nodes are available that match all of the following predicates::`), which
+    /// never printed it. `total_nodes` is then 0 and means "unknown".
+    #[serde(default, skip_serializing_if = "core::ops::Not::not")]
+    pub total_unknown: bool,
     /// A PreFilter message, when the scheduler stopped before looking at nodes (no
     /// counts then).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -267,8 +273,19 @@ pub struct SchedulingEvent {
     /// The event was cut at 1024 bytes (it ends in ` ...`): the last items may be
     /// missing.
     pub truncated: bool,
-    /// The releases whose wording matches.
+    /// The releases whose wording matches (taint wording, the other reasons' wording,
+    /// the head and the double period together).
     pub versions: VersionRange,
+    /// The pod (or other object) the event is about, when the text names it: describe's
+    /// `Name:`, an events table's `OBJECT` column (`pod/web-0`), a klog `pod="ns/name"`,
+    /// 1.5's `pod (web-0) failed to fit in any node`, an Event object's
+    /// `involvedObject`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub object: Option<String>,
+    /// A later `Scheduled` event for the same object in the same paste: the node it was
+    /// assigned to. The FailedScheduling is then over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scheduled_later: Option<String>,
 }
 
 impl SchedulingEvent {
@@ -292,9 +309,57 @@ impl SchedulingEvent {
     }
 }
 
-/// Whether a text contains a FailedScheduling message.
+/// The heads a FailedScheduling message starts with, oldest last.
+const NO_NODES: &str = "no nodes available to schedule pods";
+/// 1.6 and 1.7: `No nodes are available that match all of the following predicates:: ...`.
+const PREDICATES_HEAD: &str = "No nodes are available that match all of the following predicates::";
+/// Up to 1.6: `pod (x) failed to fit in any node\nfit failure summary on nodes : ...`.
+const SUMMARY_HEAD: &str = "fit failure summary on nodes :";
+const FAILED_TO_FIT: &str = "failed to fit in any node";
+
+/// Whether a text contains a FailedScheduling message (any release's wording, or a
+/// fragment of counted reasons such as `3 node(s) had untolerated taint(s).`).
 pub fn looks_like_failed_scheduling(text: &str) -> bool {
-    find_fit(text).is_some() || text.contains("no nodes available to schedule pods")
+    find_start(text).is_some()
+}
+
+/// Byte offset where the message starts, and whether it is only a fragment.
+fn find_start(text: &str) -> Option<(usize, bool)> {
+    let heads = [
+        find_fit(text),
+        text.find(NO_NODES),
+        text.find(PREDICATES_HEAD),
+        text.find("pod (")
+            .filter(|&i| text[i..].contains(FAILED_TO_FIT)),
+        text.find(SUMMARY_HEAD),
+    ];
+    if let Some(i) = heads.into_iter().flatten().min() {
+        return Some((i, false));
+    }
+    find_fragment(text).map(|i| (i, true))
+}
+
+/// A list of counted reasons without its head: `2 node(s) had untolerated taint(s), 1
+/// Insufficient cpu.`, at the start of the text or after a wrapper (quote, backtick,
+/// parenthesis, `> `).
+fn find_fragment(text: &str) -> Option<usize> {
+    let t = text.trim_start_matches(|c: char| {
+        c.is_whitespace() || matches!(c, '"' | '\'' | '`' | '(' | '>' | '*' | '-')
+    });
+    let at = text.len() - t.len();
+    if !starts_with_count(t) {
+        return None;
+    }
+    let first = split_items(t.trim_end().trim_end_matches('.'))
+        .into_iter()
+        .next()
+        .unwrap_or("");
+    let reason = first.split_once(' ').map(|x| x.1).unwrap_or("");
+    let known = reason.starts_with("node(s) ")
+        || reason.starts_with("Insufficient ")
+        || reason.starts_with("Too many pods")
+        || reason.starts_with("Preemption is not helpful");
+    known.then_some(at)
 }
 
 /// Byte offset of `A/N nodes are available` in a text.
@@ -317,9 +382,54 @@ fn find_fit(text: &str) -> Option<usize> {
     None
 }
 
+/// The message text from `start`: when a quote opens right before it (a klog
+/// `err="..."`, a JSON string), up to the closing quote with `\"`, `\\` and `\n`
+/// unescaped; otherwise to the end, without a wrapper that closes there (a quote,
+/// backtick or parenthesis that the text before the message opened).
+fn unwrap_message(text: &str, start: usize) -> String {
+    let before = text[..start].trim_end();
+    let rest = &text[start..];
+    if before.ends_with('"') {
+        let mut out = String::with_capacity(rest.len());
+        let mut it = rest.chars();
+        while let Some(c) = it.next() {
+            match c {
+                '"' => return out,
+                '\\' => match it.next() {
+                    Some('n') => out.push('\n'),
+                    Some('t') => out.push('\t'),
+                    Some(o) => out.push(o),
+                    None => {}
+                },
+                _ => out.push(c),
+            }
+        }
+        return out;
+    }
+    let mut m = rest.trim_end();
+    // Wrappers that close the message: `"...scheduling.."`, `(... taint(s).)`.
+    while let Some(last) = m.chars().last() {
+        let strip = match last {
+            '"' | '\'' | '`' => m.matches(last).count() % 2 == 1,
+            ')' => m.matches(')').count() > m.matches('(').count(),
+            ']' => m.matches(']').count() > m.matches('[').count(),
+            ',' | ';' | '*' | '_' => true,
+            _ => false,
+        };
+        if !strip {
+            break;
+        }
+        m = m[..m.len() - last.len_utf8()].trim_end();
+    }
+    // An old scheduler's log suffix.
+    let m = m.strip_suffix("; retrying").unwrap_or(m);
+    m.to_string()
+}
+
 /// Reads a FailedScheduling message. `location` is where `text` starts; text before
-/// `0/N` (event table columns) is skipped and the location moved to the message.
-/// What cannot be recognised stays in the reason text.
+/// the message (event table columns, a log prefix, an opening quote) is skipped and
+/// the location moved to the message. What cannot be recognised stays in the reason
+/// text.
 pub fn parse_message(text: &str, location: Location) -> SchedulingEvent {
     let text = text.trim_end_matches(['\r', '\n']);
     let mut ev = SchedulingEvent {
@@ -332,61 +442,60 @@ pub fn parse_message(text: &str, location: Location) -> SchedulingEvent {
         double_period: false,
         truncated: false,
         versions: VersionRange::ANY,
+        object: object_in(text),
+        scheduled_later: None,
     };
-    let start = match (
-        find_fit(text),
-        text.find("no nodes available to schedule pods"),
-    ) {
-        (Some(a), Some(b)) => a.min(b),
-        (Some(a), None) => a,
-        (None, Some(b)) => b,
-        (None, None) => 0,
-    };
+    let (start, fragment) = find_start(text).unwrap_or((0, false));
     if ev.location.column > 0 {
         ev.location.column += text[..start].chars().count();
     }
-    let msg = text[start..].trim_end();
-    ev.message = msg.to_string();
-    ev.truncated = msg.ends_with(" ...");
-    let body = msg.strip_suffix(" ...").unwrap_or(msg);
-    if body.starts_with("no nodes available to schedule pods") {
+    let msg = unwrap_message(text, start);
+    // Wrapped text: line breaks and runs of spaces read as one space.
+    let msg = if msg.contains(['\n', '\t']) || msg.contains("  ") {
+        msg.split_whitespace().collect::<Vec<_>>().join(" ")
+    } else {
+        msg
+    };
+    ev.message = msg.clone();
+    let msg = msg.as_str();
+    ev.truncated = msg.ends_with(" ...") || msg.ends_with('…');
+    let body = msg
+        .strip_suffix(" ...")
+        .or_else(|| msg.strip_suffix('…'))
+        .unwrap_or(msg);
+    if body.starts_with(NO_NODES) {
         ev.no_nodes = true;
         return ev;
     }
-    let (fit, rest) = parse_fit(body);
-    ev.fit = fit;
-    let rest = rest.trim();
-    if !rest.is_empty() {
-        let (others, preemption) = match rest.find("preemption: ") {
-            Some(i) => (&rest[..i], Some(&rest[i + "preemption: ".len()..])),
-            None => (rest, None),
-        };
-        ev.post_filter = others
-            .trim()
-            .trim_end_matches(',')
-            .split(", ")
-            .map(|s| s.trim().trim_end_matches('.').to_string())
-            .filter(|s| !s.is_empty())
-            .collect();
-        if let Some(p) = preemption {
-            let p = p.trim();
-            ev.double_period = p.ends_with("..");
-            let not_eligible = p.starts_with("not eligible due to preemptionPolicy=Never");
-            let nodes = if find_fit(p) == Some(0) {
-                parse_fit(p).0
-            } else {
-                None
-            };
-            ev.preemption = Some(Preemption {
-                text: p.to_string(),
-                not_eligible,
-                nodes,
-            });
-        }
-    }
     let mut range = VersionRange::ANY;
+    if let Some(fit) = parse_old(body) {
+        range = fit.1;
+        ev.fit = Some(fit.0);
+        if ev.object.is_none()
+            && let Some(name) = body
+                .strip_prefix("pod (")
+                .and_then(|r| r.split_once(") "))
+                .map(|x| x.0)
+        {
+            ev.object = Some(name.to_string());
+        }
+    } else if fragment {
+        let (hist, rest) = split_histogram(body);
+        let mut fit = FitMessage {
+            total_unknown: true,
+            ..FitMessage::default()
+        };
+        push_reasons(&mut fit, hist);
+        ev.fit = Some(fit);
+        post_filter(&mut ev, rest);
+    } else {
+        let (fit, rest) = parse_fit(body);
+        ev.fit = fit;
+        post_filter(&mut ev, rest);
+    }
     for r in ev.all_reasons() {
         range = range.intersect(r.kind.versions());
+        range = range.intersect(reason_versions(&r.reason));
     }
     if ev.double_period {
         range = range.intersect(VersionRange::between(
@@ -394,8 +503,134 @@ pub fn parse_message(text: &str, location: Location) -> SchedulingEvent {
             KubeVersion::new(30, 0),
         ));
     }
+    if !fragment && ev.fit.as_ref().is_some_and(|f| !f.total_unknown) {
+        // `0/N nodes are available:` is 1.8 and later.
+        range = range.intersect(VersionRange::from(KubeVersion::new(8, 0)));
+    }
     ev.versions = range;
     ev
+}
+
+/// The releases the wording of a reason other than the taint one implies
+/// (`pkg/scheduler/framework/plugins/nodeaffinity`: `ErrReasonPod` became "didn't match
+/// Pod's node affinity/selector" in 1.21).
+fn reason_versions(reason: &str) -> VersionRange {
+    match reason {
+        "node(s) didn't match node selector" => VersionRange::below(KubeVersion::new(21, 0)),
+        "node(s) didn't match Pod's node affinity/selector"
+        | "node(s) didn't match Pod's node affinity" => VersionRange::from(KubeVersion::new(21, 0)),
+        _ => VersionRange::ANY,
+    }
+}
+
+/// The object a line names: `pod/web-0` (events table), `pod="ns/web-0"` (klog).
+fn object_in(text: &str) -> Option<String> {
+    if let Some(i) = text.find("pod=\"") {
+        let r = &text[i + 5..];
+        let end = r.find('"')?;
+        return Some(r[..end].to_string());
+    }
+    None
+}
+
+/// The 1.5–1.7 wordings: `Reason (count), ...` after their head.
+fn parse_old(body: &str) -> Option<(FitMessage, VersionRange)> {
+    let (items, range) = if let Some(i) = body.find(SUMMARY_HEAD) {
+        (
+            &body[i + SUMMARY_HEAD.len()..],
+            VersionRange::below(KubeVersion::new(7, 0)),
+        )
+    } else if let Some(i) = body.find(PREDICATES_HEAD) {
+        (
+            &body[i + PREDICATES_HEAD.len()..],
+            // Seen from 1.6 clusters (kops, mid-2017) to 1.7; 1.8 prints `0/N`.
+            VersionRange::between(KubeVersion::new(6, 0), KubeVersion::new(8, 0)),
+        )
+    } else if body.starts_with("pod (") && body.contains(FAILED_TO_FIT) {
+        ("", VersionRange::below(KubeVersion::new(7, 0)))
+    } else {
+        return None;
+    };
+    let mut fit = FitMessage {
+        total_unknown: true,
+        ..FitMessage::default()
+    };
+    let items = items.trim().trim_end_matches('.');
+    for item in items.split(',') {
+        let item = item.trim();
+        if item.is_empty() {
+            continue;
+        }
+        let (reason, count) = match item.rsplit_once(" (") {
+            Some((r, c)) => (r.trim(), c.trim_end_matches(')').parse().unwrap_or(0)),
+            None => (item, 0),
+        };
+        let kind = match reason {
+            "PodToleratesNodeTaints" => ReasonKind::TaintsNotTolerated,
+            "NodeUnschedulable" | "CheckNodeUnschedulable" => ReasonKind::Unschedulable,
+            r => classify(r),
+        };
+        fit.reasons.push(ReasonCount {
+            count,
+            reason: reason.to_string(),
+            kind,
+        });
+    }
+    Some((fit, range))
+}
+
+/// Splits the histogram (up to the first ". " or a final "." / "..") from the rest.
+fn split_histogram(body: &str) -> (&str, &str) {
+    match body.find(". ") {
+        Some(i) => (&body[..i], &body[i + 1..]),
+        None => (body.trim_end_matches('.'), ""),
+    }
+}
+
+fn push_reasons(fit: &mut FitMessage, hist: &str) {
+    for item in split_items(hist) {
+        let (count, reason) = item.split_once(' ').unwrap_or((item, ""));
+        let count: u32 = count.parse().unwrap_or(0);
+        fit.reasons.push(ReasonCount {
+            count,
+            reason: reason.to_string(),
+            kind: classify(reason),
+        });
+    }
+}
+
+/// Post-filter messages and the preemption part after the histogram.
+fn post_filter(ev: &mut SchedulingEvent, rest: &str) {
+    let rest = rest.trim();
+    if rest.is_empty() {
+        return;
+    }
+    let (others, preemption) = match rest.find("preemption: ") {
+        Some(i) => (&rest[..i], Some(&rest[i + "preemption: ".len()..])),
+        None => (rest, None),
+    };
+    ev.post_filter = others
+        .trim()
+        .trim_end_matches(',')
+        .split(", ")
+        .map(|s| s.trim().trim_end_matches('.').to_string())
+        .filter(|s| !s.is_empty())
+        .collect();
+    if let Some(p) = preemption {
+        let p = p.trim();
+        ev.double_period = p.ends_with("..") && !p.ends_with("...");
+        let not_eligible = p.starts_with("not eligible due to preemptionPolicy=Never");
+        let nodes = if find_fit(p) == Some(0) {
+            parse_fit(p).0
+        } else {
+            None
+        };
+        ev.preemption = Some(Preemption {
+            text: p.to_string(),
+            not_eligible,
+            nodes,
+        });
+    }
 }
 
 /// Parses `A/N nodes are available: ...` up to the end of its histogram; returns the
@@ -410,11 +645,7 @@ fn parse_fit(text: &str) -> (Option<FitMessage>, &str) {
     let total: u32 = text[slash + 1..colon].trim().parse().unwrap_or(0);
     let after = &text[colon + "nodes are available:".len()..];
     let body = after.trim_start();
-    // The histogram ends at the first ". " or at a final "." / "..".
-    let (hist, rest) = match body.find(". ") {
-        Some(i) => (&body[..i], &body[i + 1..]),
-        None => (body.trim_end_matches('.'), ""),
-    };
+    let (hist, rest) = split_histogram(body);
     let mut fit = FitMessage {
         total_nodes: total,
         ..FitMessage::default()
@@ -425,15 +656,7 @@ fn parse_fit(text: &str) -> (Option<FitMessage>, &str) {
         }
         return (Some(fit), rest);
     }
-    for item in split_items(hist) {
-        let (count, reason) = item.split_once(' ').unwrap_or((item, ""));
-        let count: u32 = count.parse().unwrap_or(0);
-        fit.reasons.push(ReasonCount {
-            count,
-            reason: reason.to_string(),
-            kind: classify(reason),
-        });
-    }
+    push_reasons(&mut fit, hist);
     (Some(fit), rest)
 }
 
@@ -442,21 +665,23 @@ fn starts_with_count(s: &str) -> bool {
     digits > 0 && s.as_bytes().get(digits) == Some(&b' ')
 }
 
-/// Splits `3 a, 2 b, c, 1 d` on the `, ` that come before a count (a reason such as
-/// `had taint {k: v}, that the pod didn't tolerate` contains `, ` itself).
+/// Splits `3 a, 2 b, c, 1 d` on the commas that come before a count (a reason such as
+/// `had taint {k: v}, that the pod didn't tolerate` contains `, ` itself); a comma
+/// without a space after it (`1 a,2 b`) separates too.
 fn split_items(s: &str) -> Vec<&str> {
     let mut items = Vec::new();
     let mut start = 0;
     let mut search = 0;
-    while let Some(i) = s.get(search..).and_then(|r| r.find(", ")) {
+    while let Some(i) = s.get(search..).and_then(|r| r.find(',')) {
         let at = search + i;
-        if starts_with_count(&s[at + 2..]) {
-            items.push(&s[start..at]);
-            start = at + 2;
+        let next = s[at + 1..].trim_start();
+        if starts_with_count(next) {
+            items.push(s[start..at].trim());
+            start = s.len() - next.len();
         }
-        search = at + 2;
+        search = at + 1;
     }
-    items.push(&s[start..]);
+    items.push(s[start..].trim());
     items
 }
 
@@ -550,7 +775,76 @@ mod tests {
 
         let e =
             parse("0/2 nodes are available: 2 node(s) had taints that the pod didn't tolerate.");
-        assert_eq!(e.versions.to_string(), "< 1.18.0");
+        // `0/N nodes are available:` itself is 1.8 and later.
+        assert_eq!(e.versions.to_string(), ">= 1.8.0, < 1.18.0");
+    }
+
+    #[test]
+    fn releases_before_1_8() {
+        let e = parse(
+            "pod (web-0) failed to fit in any node\nfit failure summary on nodes : PodToleratesNodeTaints (2), Insufficient cpu (1)",
+        );
+        let f = e.fit.as_ref().unwrap();
+        assert!(f.total_unknown);
+        assert_eq!(f.reasons.len(), 2);
+        assert_eq!(f.reasons[0].kind, ReasonKind::TaintsNotTolerated);
+        assert_eq!(f.reasons[0].count, 2);
+        assert_eq!(f.reasons[1].reason, "Insufficient cpu");
+        assert_eq!(e.object.as_deref(), Some("web-0"));
+        assert_eq!(e.versions.to_string(), "< 1.7.0");
+
+        let e = parse(
+            "No nodes are available that match all of the following predicates:: MatchNodeSelector (3), PodToleratesNodeTaints (1).",
+        );
+        let f = e.fit.as_ref().unwrap();
+        assert_eq!((f.reasons[0].count, f.reasons[1].count), (3, 1));
+        assert!(f.reasons[1].kind.is_taint());
+        assert_eq!(e.versions.to_string(), ">= 1.6.0, < 1.8.0");
+    }
+
+    #[test]
+    fn joined_wrapped_fragment_and_wrappers() {
+        let e = parse(
+            "0/3 nodes are available: 1 node(s) were unschedulable,2 node(s) had untolerated taint(s).",
+        );
+        assert_eq!(e.fit.unwrap().reasons.len(), 2);
+        let e = parse(
+            "0/3 nodes are available: 1 node(s) were unschedulable,\n   2 node(s) had untolerated\n   taint(s).",
+        );
+        let f = e.fit.unwrap();
+        assert_eq!(f.reasons[1].reason, "node(s) had untolerated taint(s)");
+        let e = parse("  2 node(s) had untolerated taint {dedicated: gpu}, 1 Insufficient memory.");
+        let f = e.fit.as_ref().unwrap();
+        assert!(f.total_unknown);
+        assert_eq!(e.named_taints(), vec![("dedicated", "gpu")]);
+        let e = parse(
+            "Message: \"0/2 nodes are available: 2 node(s) had untolerated taint {a: }. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling..\"",
+        );
+        assert!(e.double_period);
+        assert!(!e.preemption.as_ref().unwrap().text.contains('"'));
+        let e = parse("(`0/1 nodes are available: 1 node(s) had untolerated taint(s).`)");
+        assert_eq!(
+            e.message,
+            "0/1 nodes are available: 1 node(s) had untolerated taint(s)."
+        );
+    }
+
+    #[test]
+    fn klog_and_other_reasons_narrow_the_release() {
+        let e = parse(
+            r#"I0115 08:00:00.000000       1 schedule_one.go:1004] "Unable to schedule pod; no fit; waiting" pod="shop/cart-7" err="0/4 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 3 node(s) didn't match node selector. preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling..""#,
+        );
+        assert_eq!(e.object.as_deref(), Some("shop/cart-7"));
+        assert!(e.double_period);
+        assert!(e.versions.is_empty(), "{}", e.versions);
+        let e = parse(
+            "0/3 nodes are available: 1 node(s) had taint {a: b}, that the pod didn't tolerate, 2 node(s) didn't match Pod's node affinity/selector.",
+        );
+        assert_eq!(e.versions.to_string(), ">= 1.21.0, < 1.25.0");
+        let e = parse(
+            r#"{"msg":"x","err":"0/2 nodes are available: 2 node(s) had taint {\"a\": b}, that the pod didn't tolerate."}"#,
+        );
+        assert_eq!(e.fit.unwrap().reasons.len(), 1);
     }
 
     #[test]

@@ -45,6 +45,7 @@ pub mod model;
 pub mod quantity;
 mod reduce;
 pub mod sample;
+mod table;
 mod tree;
 mod yaml;
 mod yaml11;

@@ -67,6 +67,24 @@ pub struct InputNode {
     pub form: Form,
 }
 
+impl InputNode {
+    /// Whether the node is cordoned, as far as the input shows it: `None` when the form
+    /// hides it (`kubectl describe node` before kubectl 1.10 prints no `Unschedulable:`
+    /// line, and the node carries no `node.kubernetes.io/unschedulable` taint to tell).
+    pub fn unschedulable_state(&self) -> Option<bool> {
+        let hidden =
+            matches!(self.form, Form::DescribeNode) && self.unschedulable_location.is_none();
+        if !hidden || self.node.unschedulable {
+            return Some(self.node.unschedulable);
+        }
+        self.node
+            .taints
+            .iter()
+            .any(|t| t.key == "node.kubernetes.io/unschedulable")
+            .then_some(true)
+    }
+}
+
 /// Requests and limits of one container, as written (quantity strings).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "serde", derive(serde::Deserialize))]

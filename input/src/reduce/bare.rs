@@ -93,6 +93,15 @@ impl Reducer<'_> {
         }
         let keys: Vec<&str> = entries.iter().take(5).map(|e| e.key.as_str()).collect();
         let loc = self.loc(v.pos, path);
+        // `My pod does not start, describe says:` is prose, not an object.
+        if path.is_empty() && keys.iter().any(|k| k.trim().contains(' ')) {
+            self.push(Diagnostic::warning(
+                Code::Unrecognized,
+                loc,
+                "this text not read: looks like prose, not a taint spec or an object",
+            ));
+            return;
+        }
         self.push(Diagnostic::warning(
             Code::Unrecognized,
             loc,

@@ -184,6 +184,24 @@ impl Reducer<'_> {
     /// Taint specs in a plain string document (`dedicated=gpu:NoSchedule`).
     fn spec_text(&mut self, s: &str, pos: Pos, path: &str) {
         let loc = self.loc(pos, path);
+        // Prose read as a YAML string: one note, not one error per word.
+        if !s.split_whitespace().all(crate::kubectl::is_spec_word) {
+            let lines = s.lines().count().max(1);
+            self.push(Diagnostic::warning(
+                Code::Unrecognized,
+                loc,
+                format!(
+                    "{} not read: looks like {}, not a taint spec or an object",
+                    if lines == 1 {
+                        "this text".to_string()
+                    } else {
+                        format!("{lines} lines")
+                    },
+                    crate::detect::looks_like(s)
+                ),
+            ));
+            return;
+        }
         let specs: Vec<(String, Location)> = s
             .split_whitespace()
             .map(|t| (t.to_string(), loc.clone()))

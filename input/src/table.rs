@@ -1,0 +1,302 @@
+//! Event tables: the `Events:` section of `kubectl describe` (every layout since 1.5:
+//! `Type Reason Age From Message`, the older `FirstSeen LastSeen Count From
+//! SubObjectPath Type Reason Message`, the docs' `Reason Message`), `kubectl get events`
+//! (`LAST SEEN TYPE REASON OBJECT MESSAGE`, and the old `LASTSEEN FIRSTSEEN COUNT NAME
+//! KIND SUBOBJECT TYPE REASON SOURCE MESSAGE`) and `kubectl events`.
+//!
+//! A row is found by its type (`Normal`, `Warning`) or, in layouts without a type
+//! column, by its reason; lines that are neither a row nor a header continue the
+//! message of the row above (messages wrapped by a terminal or an editor, and the
+//! two-line messages of 1.5). Columns are separated by two or more spaces or a tab.
+
+use crate::diag::Location;
+use crate::event::{self, SchedulingEvent};
+
+/// Column positions read from an events table header.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Header {
+    type_idx: Option<usize>,
+    reason_idx: usize,
+    object_idx: Option<usize>,
+    name_idx: Option<usize>,
+}
+
+/// Splits a line into columns (runs of two or more spaces, or tabs), with the byte
+/// offset of each.
+fn columns(line: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let b = line.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
+            i += 1;
+        }
+        if i >= b.len() {
+            break;
+        }
+        let start = i;
+        while i < b.len() {
+            if b[i] == b'\t'
+                || (b[i] == b' ' && b.get(i + 1).is_none_or(|c| *c == b' ' || *c == b'\t'))
+            {
+                break;
+            }
+            i += 1;
+        }
+        out.push((start, &line[start..i]));
+    }
+    out
+}
+
+const HEADER_WORDS: [&str; 17] = [
+    "type",
+    "reason",
+    "age",
+    "from",
+    "message",
+    "last seen",
+    "first seen",
+    "lastseen",
+    "firstseen",
+    "count",
+    "name",
+    "kind",
+    "subobject",
+    "subobjectpath",
+    "source",
+    "object",
+    "namespace",
+];
+
+impl Header {
+    /// The layout of `kubectl describe` since 1.14: `Type Reason Age From Message`.
+    pub(crate) fn describe() -> Self {
+        Self {
+            type_idx: Some(0),
+            reason_idx: 1,
+            object_idx: None,
+            name_idx: None,
+        }
+    }
+}
+
+/// Reads an events table header (`Type  Reason  Age  From  Message`, `LAST SEEN  TYPE
+/// REASON  OBJECT  MESSAGE`, ...).
+pub(crate) fn header(line: &str) -> Option<Header> {
+    let cols = columns(line.trim_end_matches('\r'));
+    let names: Vec<String> = cols
+        .iter()
+        .map(|(_, c)| c.to_ascii_lowercase())
+        .filter(|c| c != "...")
+        .collect();
+    if names.len() < 2 || !names.iter().all(|n| HEADER_WORDS.contains(&n.as_str())) {
+        return None;
+    }
+    let pos = |w: &str| names.iter().position(|n| n == w);
+    let reason_idx = pos("reason")?;
+    pos("message")?;
+    Some(Header {
+        type_idx: pos("type"),
+        reason_idx,
+        object_idx: pos("object"),
+        name_idx: pos("name"),
+    })
+}
+
+/// `Events:` (with `<none>` or nothing after it), the label before a describe table.
+pub(crate) fn is_events_label(line: &str) -> bool {
+    let t = line.trim();
+    t == "Events:"
+        || t.strip_prefix("Events:")
+            .is_some_and(|r| r.trim() == "<none>")
+}
+
+/// A line of dashes under a header.
+fn is_rule(line: &str) -> bool {
+    let t = line.trim();
+    !t.is_empty() && t.chars().all(|c| c == '-' || c.is_whitespace() || c == '.')
+}
+
+/// One row, with its continuation lines.
+#[derive(Debug)]
+pub(crate) struct Row {
+    /// Line number of the row.
+    pub line: usize,
+    /// The reason column (`FailedScheduling`, `Scheduled`).
+    pub reason: String,
+    /// The object column (`pod/web-0`), when the layout has one.
+    pub object: Option<String>,
+    /// The row's text and its continuation lines, joined with `\n`.
+    pub text: String,
+}
+
+fn is_reason_word(w: &str) -> bool {
+    w.len() > 2
+        && w.starts_with(|c: char| c.is_ascii_uppercase())
+        && w.chars().all(|c| c.is_ascii_alphanumeric())
+}
+
+/// The rows of a table body (the lines after the header).
+pub(crate) fn rows(h: &Header, lines: &[(usize, &str)]) -> Vec<Row> {
+    let mut out: Vec<Row> = Vec::new();
+    for (no, raw) in lines {
+        let line = raw.trim_end_matches('\r');
+        if line.trim().is_empty() || is_rule(line) {
+            continue;
+        }
+        let cols = columns(line);
+        let lead_dots = cols.first().is_some_and(|c| c.1 == "...") as usize;
+        let cols = &cols[lead_dots..];
+        // The type column (or, without one, the reason column) places the row.
+        let (anchor, anchor_idx) = match h.type_idx {
+            Some(t) => (
+                cols.iter()
+                    .take(8)
+                    .position(|c| matches!(c.1, "Normal" | "Warning"))
+                    .or_else(|| {
+                        // `WarningFailedScheduling`: the two columns run together.
+                        cols.iter().take(8).position(|c| {
+                            c.1.strip_prefix("Warning")
+                                .or_else(|| c.1.strip_prefix("Normal"))
+                                .is_some_and(is_reason_word)
+                        })
+                    }),
+                t,
+            ),
+            None => (
+                cols.get(h.reason_idx)
+                    .filter(|c| is_reason_word(c.1))
+                    .map(|_| h.reason_idx),
+                h.reason_idx,
+            ),
+        };
+        let Some(a) = anchor else {
+            if let Some(last) = out.last_mut() {
+                last.text.push('\n');
+                last.text.push_str(line.trim());
+            }
+            continue;
+        };
+        let at = |idx: usize| -> Option<&str> {
+            let k = (a + idx).checked_sub(anchor_idx)?;
+            cols.get(k).map(|c| c.1)
+        };
+        let mut reason = at(h.reason_idx).unwrap_or("").to_string();
+        if let Some(r) = cols[a]
+            .1
+            .strip_prefix("Warning")
+            .or_else(|| cols[a].1.strip_prefix("Normal"))
+            .filter(|r| is_reason_word(r))
+        {
+            reason = r.to_string();
+        }
+        let object = h
+            .object_idx
+            .filter(|o| Some(*o) > h.type_idx)
+            .and_then(at)
+            .or_else(|| h.name_idx.and_then(|n| cols.get(n)).map(|c| c.1))
+            .map(str::to_string);
+        out.push(Row {
+            line: *no,
+            reason,
+            object,
+            text: line.to_string(),
+        });
+    }
+    out
+}
+
+/// The FailedScheduling events of a table's rows, linked to `object` (or the row's own
+/// object column); a later `Scheduled` row for the same object marks them as over.
+pub(crate) fn events(rows: &[Row], doc: usize, object: Option<&str>) -> Vec<SchedulingEvent> {
+    let mut out: Vec<SchedulingEvent> = Vec::new();
+    for r in rows {
+        let obj = r.object.as_deref().or(object);
+        if r.reason == "Scheduled" || r.text.contains("Successfully assigned ") {
+            let node = r
+                .text
+                .rsplit_once(" to ")
+                .map(|x| x.1.split_whitespace().next().unwrap_or("").to_string());
+            for e in out.iter_mut() {
+                if e.scheduled_later.is_none() && same_object(e.object.as_deref(), obj) {
+                    e.scheduled_later = node.clone();
+                }
+            }
+            continue;
+        }
+        if !event::looks_like_failed_scheduling(&r.text) {
+            continue;
+        }
+        let mut ev = event::parse_message(&r.text, Location::at(doc, r.line, 1));
+        if ev.object.is_none() {
+            ev.object = obj.map(str::to_string);
+        }
+        out.push(ev);
+    }
+    out
+}
+
+/// `pod/web-0`, `web-0` and `default/web-0` name the same pod.
+fn same_object(a: Option<&str>, b: Option<&str>) -> bool {
+    let base = |s: &str| s.rsplit('/').next().unwrap_or(s).to_string();
+    match (a, b) {
+        (Some(a), Some(b)) => base(a) == base(b),
+        _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(s: &str) -> Vec<(usize, &str)> {
+        s.lines().enumerate().map(|(i, l)| (i + 2, l)).collect()
+    }
+
+    #[test]
+    fn describe_layout_with_wrapping_and_scheduled() {
+        let h =
+            header("  Type     Reason            Age                 From               Message")
+                .unwrap();
+        let body = "  ----     ------            ----                ----               -------\n  Warning  FailedScheduling  3m (x4 over 10m)    default-scheduler  0/3 nodes are available: 1 node(s) were unschedulable,\n                                                                         2 node(s) had untolerated taint(s). preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.\n  Normal   Scheduled         20s                 default-scheduler  Successfully assigned default/web-0 to worker-2";
+        let r = rows(&h, &lines(body));
+        assert_eq!(r.len(), 2);
+        assert_eq!(r[0].reason, "FailedScheduling");
+        let ev = events(&r, 1, Some("web-0"));
+        assert_eq!(ev.len(), 1);
+        assert_eq!(ev[0].fit.as_ref().unwrap().reasons.len(), 2);
+        assert_eq!(ev[0].object.as_deref(), Some("web-0"));
+        assert_eq!(ev[0].scheduled_later.as_deref(), Some("worker-2"));
+        assert_eq!(ev[0].location.line, 3);
+    }
+
+    #[test]
+    fn get_events_layouts() {
+        let h = header("LAST SEEN   TYPE      REASON             OBJECT          MESSAGE").unwrap();
+        let r = rows(
+            &h,
+            &lines(
+                "2m          Warning   FailedScheduling   pod/api-1       0/2 nodes are available: 2 node(s) had untolerated taint(s).",
+            ),
+        );
+        assert_eq!(r[0].object.as_deref(), Some("pod/api-1"));
+        let h = header("LASTSEEN   FIRSTSEEN   COUNT     NAME      KIND      SUBOBJECT   TYPE      REASON             SOURCE              MESSAGE").unwrap();
+        let r = rows(
+            &h,
+            &lines(
+                "1m         1m          3         api-1     Pod                   Warning   FailedScheduling   default-scheduler   No nodes are available that match all of the following predicates:: PodToleratesNodeTaints (2).",
+            ),
+        );
+        assert_eq!(r[0].object.as_deref(), Some("api-1"));
+        assert_eq!(r[0].reason, "FailedScheduling");
+        assert!(header("NAME       STATUS   ROLES   AGE   VERSION").is_none());
+        let h = header("  Reason\t\t\tMessage").unwrap();
+        let r = rows(
+            &h,
+            &lines(
+                "  FailedScheduling\tNo nodes are available that match all of the following predicates:: Insufficient cpu (3).",
+            ),
+        );
+        assert_eq!(r.len(), 1);
+    }
+}
