@@ -39,6 +39,9 @@ pub struct Cluster {
     pub nodes: usize,
     /// The groups, in order of first appearance.
     pub groups: Vec<NodeGroup>,
+    /// Every node with its name and labels, kept when the placement check needs them
+    /// (a `nodeSelector` or required node affinity, see [`crate::placement`]).
+    pub placement_nodes: Option<Vec<Node>>,
     index: HashMap<u64, Vec<usize>>,
 }
 
@@ -109,7 +112,8 @@ impl Cluster {
         });
     }
 
-    /// Groups core nodes; `protect` marks the nodes whose taints are protected.
+    /// Groups core nodes; `protect` marks the nodes whose taints are protected. The
+    /// nodes are also kept whole for the placement check.
     pub fn from_nodes(nodes: &[Node], protect: Option<&Selector>) -> Self {
         let mut c = Self::default();
         let mut scratch: Vec<(&str, &str, &str)> = Vec::new();
@@ -123,6 +127,7 @@ impl Cluster {
             let protected = protect.is_some_and(|s| s.matches(&n.labels));
             c.add(&scratch, n.unschedulable, protected);
         }
+        c.placement_nodes = Some(nodes.to_vec());
         c
     }
 

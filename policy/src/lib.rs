@@ -28,6 +28,7 @@ pub mod mutate;
 pub mod nodelist;
 pub mod nodes;
 pub mod payload;
+pub mod placement;
 pub mod pod;
 pub mod request;
 pub mod review;

@@ -160,31 +160,48 @@ fn scan<'a>(json: &'a [u8], labels: bool, mut each: impl FnMut(&Scanned<'a>)) ->
 /// `items[*].spec.{taints,unschedulable}`. Labels are read only when `labels` is true.
 pub fn read(json: &[u8], labels: bool) -> Result<Vec<Node>, String> {
     let mut nodes = Vec::new();
-    scan(json, labels, |n| {
-        nodes.push(Node {
-            name: n.name.to_string(),
-            labels: n
-                .labels
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
-            taints: n
-                .taints
-                .iter()
-                .map(|(k, v, e)| Taint::new(k, v, TaintEffect::parse(e)))
-                .collect(),
-            unschedulable: n.unschedulable,
-            conditions: Vec::new(),
-        });
-    })?;
+    scan(json, labels, |n| nodes.push(to_node(n)))?;
     Ok(nodes)
+}
+
+fn to_node(n: &Scanned<'_>) -> Node {
+    Node {
+        name: n.name.to_string(),
+        labels: n
+            .labels
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+        taints: n
+            .taints
+            .iter()
+            .map(|(k, v, e)| Taint::new(k, v, TaintEffect::parse(e)))
+            .collect(),
+        unschedulable: n.unschedulable,
+        conditions: Vec::new(),
+    }
 }
 
 /// Reads a `NodeList` straight into groups (no per-node allocation once a group
 /// exists). `protect` marks nodes whose labels match `protectTaintsOfNodes`.
 pub fn read_cluster(json: &[u8], protect: Option<&Selector>) -> Result<Cluster, String> {
+    read_cluster_with(json, protect, false)
+}
+
+/// [`read_cluster`], also keeping every node with its name and labels
+/// ([`Cluster::placement_nodes`]) when `placement` is true (the pod selects nodes by
+/// label or name, see [`crate::placement`]).
+pub fn read_cluster_with(
+    json: &[u8],
+    protect: Option<&Selector>,
+    placement: bool,
+) -> Result<Cluster, String> {
     let mut cluster = Cluster::default();
-    scan(json, protect.is_some(), |n| {
+    let mut kept: Vec<Node> = Vec::new();
+    scan(json, protect.is_some() || placement, |n| {
+        if placement {
+            kept.push(to_node(n));
+        }
         let protected = protect.is_some_and(|s| {
             s.matches_lookup(|key| {
                 n.labels
@@ -195,6 +212,9 @@ pub fn read_cluster(json: &[u8], protect: Option<&Selector>) -> Result<Cluster, 
         });
         cluster.add(&n.taints, n.unschedulable, protected);
     })?;
+    if placement {
+        cluster.placement_nodes = Some(kept);
+    }
     Ok(cluster)
 }
 

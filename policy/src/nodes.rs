@@ -36,7 +36,9 @@ pub struct NodeListRequest {
 
 /// Field masks always requested.
 pub const BASE_FIELD_MASKS: [&str; 3] = ["metadata.name", "spec.taints", "spec.unschedulable"];
-/// Added when `protectTaintsOfNodes` needs the node labels.
+/// Added when `protectTaintsOfNodes` or the placement check (a `nodeSelector` or a
+/// required node affinity, the pod's own or the dedicated-nodes mutation's) needs the
+/// node labels.
 pub const LABELS_FIELD_MASK: &str = "metadata.labels";
 
 /// Whether evaluating this request needs the node list, and the list request to make.
@@ -59,6 +61,15 @@ pub fn node_list_request_for(
     req: &request::Request<'_>,
     settings: &Settings,
 ) -> Option<NodeListRequest> {
+    node_list_plan(req, settings).map(|(r, _)| r)
+}
+
+/// [`node_list_request_for`], and whether the placement check needs the nodes with
+/// their labels (see [`crate::nodelist::read_cluster_with`]).
+pub fn node_list_plan(
+    req: &request::Request<'_>,
+    settings: &Settings,
+) -> Option<(NodeListRequest, bool)> {
     let nc = &settings.node_checks;
     if !nc.enabled {
         return None;
@@ -78,7 +89,11 @@ pub fn node_list_request_for(
     {
         return None;
     }
-    let spec_value = parts.spec(request::SpecNeeds::default(), "spec").ok()?;
+    let needs = request::SpecNeeds {
+        containers: false,
+        affinity: true,
+    };
+    let spec_value = parts.spec(needs, "spec").ok()?;
     let spec = spec_value.as_ref();
     let bound = spec
         .and_then(|s| s.get("nodeName"))
@@ -90,22 +105,32 @@ pub fn node_list_request_for(
         .is_some_and(|a| !a.is_empty());
     let toleration_checks =
         nc.unmatched_tolerations != Action::Ignore || nc.protect_taints_of_nodes.is_some();
-    let wanted =
-        (nc.unschedulable != Action::Ignore && !bound) || (has_tolerations && toleration_checks);
+    let placement_check = nc.unschedulable != Action::Ignore && !bound;
+    let wanted = placement_check || (has_tolerations && toleration_checks);
     if !wanted {
         return None;
     }
+    // The placement check reads labels when the pod selects nodes, or when the
+    // dedicated-nodes mutation will give it a required node affinity.
+    let selects_nodes = placement_check
+        && (crate::placement::spec_restricts_nodes(spec)
+            || crate::settings::RuleView::for_rule(settings, settings.rule_for(&req.namespace))
+                .dedicated
+                .is_some());
     let mut masks: Vec<String> = BASE_FIELD_MASKS.iter().map(|s| String::from(*s)).collect();
-    if nc.protect_taints_of_nodes.is_some() {
+    if nc.protect_taints_of_nodes.is_some() || selects_nodes {
         masks.insert(1, String::from(LABELS_FIELD_MASK));
     }
-    Some(NodeListRequest {
-        api_version: String::from("v1"),
-        kind: String::from("Node"),
-        label_selector: nc.label_selector.clone(),
-        field_selector: None,
-        field_masks: Some(masks),
-    })
+    Some((
+        NodeListRequest {
+            api_version: String::from("v1"),
+            kind: String::from("Node"),
+            label_selector: nc.label_selector.clone(),
+            field_selector: None,
+            field_masks: Some(masks),
+        },
+        selects_nodes,
+    ))
 }
 
 /// Reads a `NodeList` (the host's answer) into core nodes, labels included.
@@ -219,9 +244,31 @@ pub fn check(
             _ => PreemptionPolicy::PreemptLowerPriority,
         };
         let tolerations = effective_tolerations(review);
-        if let Some(msg) = cluster.failed_scheduling(&tolerations, &preemption_policy, semantics) {
+        // The pod as it reaches the scheduler: after this policy's own mutation (the
+        // dedicated-nodes affinity) when there was one.
+        let mutated_spec = decision
+            .mutated_object
+            .as_ref()
+            .zip(review.kind.pod_spec_pointer())
+            .and_then(|(o, p)| o.pointer(p));
+        let placement = crate::placement::pod_placement(mutated_spec.or(review.spec));
+        let message = match &cluster.placement_nodes {
+            Some(nodes) if cluster.nodes > 0 && crate::placement::restricts_nodes(&placement) => {
+                crate::placement::failed_scheduling(
+                    &tolerations,
+                    &preemption_policy,
+                    &placement,
+                    nodes,
+                    semantics,
+                )
+            }
+            _ => cluster.failed_scheduling(&tolerations, &preemption_policy, semantics),
+        };
+        if let Some(msg) = message {
             let what = if review.kind == Kind::Workload(WorkloadKind::DaemonSet) {
                 "no node runs this DaemonSet's pods"
+            } else if crate::placement::restricts_nodes(&placement) {
+                "no node accepts the pod"
             } else {
                 "no node accepts the pod's tolerations"
             };

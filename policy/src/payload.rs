@@ -11,8 +11,8 @@ use std::rc::Rc;
 use serde_json::{Map, Value};
 
 use crate::jsonscan::{Reader, check_utf8, is_null, type_of};
-use crate::nodelist::read_cluster;
-use crate::nodes::{NodeListRequest, node_list_request_for};
+use crate::nodelist::read_cluster_with;
+use crate::nodes::{NodeListRequest, node_list_plan};
 use crate::request::{Kind, ObjectParts, REQUEST_KEYS, parse_fields, parse_raw, scan_object_parts};
 use crate::settings::{Action, Settings};
 use crate::{CODE_BAD_REQUEST, CODE_UNAVAILABLE, Decision, decide};
@@ -196,17 +196,18 @@ where
         Err(m) => return Decision::malformed(m),
     };
     parsed.object_parts = object_parts.filter(|p| p.kind() == parsed.kind);
-    let Some(list_request) = node_list_request_for(&parsed, &settings) else {
+    let Some((list_request, placement)) = node_list_plan(&parsed, &settings) else {
         return decide(&parsed, &settings, None);
     };
-    // Labels are only read to find the nodes whose taints are protected.
+    // Labels are read to find the nodes whose taints are protected, and kept with the
+    // nodes when the pod selects nodes by label.
     let protect = settings
         .node_checks
         .protect_taints_of_nodes
         .as_deref()
         .and_then(|s| taintlab_core::labels::Selector::parse(s).ok());
-    let cluster =
-        list_nodes(&list_request).and_then(|bytes| read_cluster(&bytes, protect.as_ref()));
+    let cluster = list_nodes(&list_request)
+        .and_then(|bytes| read_cluster_with(&bytes, protect.as_ref(), placement));
     match cluster {
         Ok(cluster) => decide(&parsed, &settings, Some(&cluster)),
         Err(e) => match settings.node_checks.on_list_error {

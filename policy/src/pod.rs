@@ -54,7 +54,7 @@ pub fn evaluate_pod(
     let needs = request::SpecNeeds {
         containers: settings.extended_resource_tolerations
             != crate::settings::ExtendedResources::Off,
-        affinity: view.dedicated.is_some(),
+        affinity: view.dedicated.is_some() || settings.node_checks.enabled,
     };
     let pre_read = req
         .object_parts

@@ -319,12 +319,12 @@ pub fn object_at_raw<'a>(
 pub struct SpecNeeds {
     /// `containers` and `initContainers` (extended resources).
     pub containers: bool,
-    /// `affinity` (dedicated nodes).
+    /// `affinity` and `nodeSelector` (dedicated nodes, the placement check).
     pub affinity: bool,
 }
 
 /// Pod spec fields the policy reads, in the order of [`ObjectParts::spec_fields`].
-const SPEC_KEYS: [&str; 7] = [
+const SPEC_KEYS: [&str; 8] = [
     "tolerations",
     "nodeName",
     "hostNetwork",
@@ -332,6 +332,7 @@ const SPEC_KEYS: [&str; 7] = [
     "containers",
     "initContainers",
     "affinity",
+    "nodeSelector",
 ];
 
 /// The parts of an object the policy reads, found in one pass over its bytes.
@@ -342,7 +343,7 @@ pub struct ObjectParts<'a> {
     /// The pod spec was found (an object at the kind's pointer).
     pub has_spec: bool,
     /// Raw values of [`SPEC_KEYS`] inside the pod spec.
-    spec_fields: [Option<&'a [u8]>; 7],
+    spec_fields: [Option<&'a [u8]>; 8],
     /// `metadata.ownerReferences`, raw.
     owner_references: Option<&'a [u8]>,
     /// A step of the pod spec path that is not an object.
@@ -367,7 +368,7 @@ fn descend<'a>(
 ) -> R<()> {
     // The last occurrence of a key decides (as in serde_json): start over.
     parts.has_spec = false;
-    parts.spec_fields = [None; 7];
+    parts.spec_fields = [None; 8];
     parts.error = None;
     r.ws();
     if r.null()? {
@@ -382,7 +383,7 @@ fn descend<'a>(
     match rest.split_first() {
         None => {
             parts.has_spec = true;
-            let mut fields = [None; 7];
+            let mut fields = [None; 8];
             r.object(|r, k| {
                 let (start, end) = r.capture()?;
                 if let Some(slot) = SPEC_KEYS
@@ -480,7 +481,8 @@ impl ObjectParts<'_> {
 
     /// The pod spec as a `Value` holding only the fields the policy reads
     /// (`tolerations`, `nodeName`, `hostNetwork`, `preemptionPolicy`, and on request
-    /// `containers`, `initContainers`, `affinity`); `None` when there is no pod spec.
+    /// `containers`, `initContainers`, `affinity`, `nodeSelector`); `None` when there is
+    /// no pod spec.
     pub fn spec(&self, needs: SpecNeeds, path: &str) -> Result<Option<Value>, Malformed> {
         if !self.has_spec {
             return Ok(None);
@@ -489,7 +491,7 @@ impl ObjectParts<'_> {
         for (i, (key, value)) in SPEC_KEYS.iter().zip(self.spec_fields).enumerate() {
             let wanted = match i {
                 4 | 5 => needs.containers,
-                6 => needs.affinity,
+                6 | 7 => needs.affinity,
                 _ => true,
             };
             if let (true, Some(v)) = (wanted, value) {

@@ -1,0 +1,358 @@
+//! The placement check: `nodeSelector` and node affinity judged with the engine's
+//! placement chain against the listed nodes and their labels, and the dedicated-nodes
+//! mutation shown to confine the pod to its pool.
+
+mod common;
+
+use common::*;
+use serde_json::{Value, json};
+use taintlab_core::{KubeVersion, Semantics};
+use taintlab_policy::placement::{feasible_nodes, pod_placement};
+use taintlab_policy::request::{Kind, pod_spec_raw};
+use taintlab_policy::{evaluate, node_list_request, parse_node_list, payload};
+
+fn node_list(nodes: &[(&str, Value, Value)]) -> Vec<u8> {
+    let items: Vec<Value> = nodes
+        .iter()
+        .map(|(name, labels, taints)| {
+            json!({"metadata": {"name": name, "labels": labels}, "spec": {"taints": taints}})
+        })
+        .collect();
+    serde_json::to_vec(&json!({"apiVersion": "v1", "kind": "NodeList", "items": items})).unwrap()
+}
+
+/// The cluster of issue 12: a dedicated payments node and a general one.
+fn payments_cluster() -> Vec<u8> {
+    node_list(&[
+        (
+            "payments-1",
+            json!({"dedicated": "payments"}),
+            json!([{"key": "dedicated", "value": "payments", "effect": "NoSchedule"}]),
+        ),
+        ("general-1", json!({}), json!([])),
+    ])
+}
+
+/// A GPU pool (label `pool=gpu`, taint `dedicated=gpu:NoSchedule`), general nodes
+/// (one of them with another pool label) and a control-plane node.
+fn pool_cluster() -> Vec<u8> {
+    let gpu_taint = json!([{"key": "dedicated", "value": "gpu", "effect": "NoSchedule"}]);
+    node_list(&[
+        (
+            "cp-1",
+            json!({"node-role.kubernetes.io/control-plane": ""}),
+            json!([{"key": "node-role.kubernetes.io/control-plane", "effect": "NoSchedule"}]),
+        ),
+        ("gpu-1", json!({"pool": "gpu"}), gpu_taint.clone()),
+        ("general-1", json!({"pool": "general"}), json!([])),
+        ("gpu-2", json!({"pool": "gpu"}), gpu_taint),
+        ("general-2", json!({}), json!([])),
+    ])
+}
+
+fn deny() -> Value {
+    json!({"nodeChecks": {"enabled": true, "unschedulable": "deny"}})
+}
+
+fn with_selector(kind: &str, selector: Value, tolerations: Value) -> Value {
+    let mut s = spec(tolerations);
+    s["nodeSelector"] = selector;
+    request(kind, "CREATE", Some(object(kind, "api", "shop", s)), None)
+}
+
+const LOST: &str = "0/2 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 1 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.";
+
+#[test]
+fn issue_twelve_pods_get_the_clusters_answers() {
+    let nodes = parse_node_list(&payments_cluster()).unwrap();
+    let s = settings(deny());
+    let lost = with_selector("Pod", json!({"disktype": "ssd"}), Value::Null);
+    let d = evaluate(&lost, &s, Some(&nodes));
+    assert!(!d.accepted);
+    assert_eq!(
+        d.message.as_deref(),
+        Some(format!("spec: no node accepts the pod: {LOST}").as_str())
+    );
+    let api = with_selector(
+        "Pod",
+        json!({"dedicated": "payments"}),
+        json!([{"key": "dedicated", "operator": "Equal", "value": "payments", "effect": "NoSchedule"}]),
+    );
+    let d = evaluate(&api, &s, Some(&nodes));
+    assert!(d.accepted, "{:?}", d.message);
+    // And only payments-1 takes it.
+    let spec = pod_spec_raw(
+        &serde_json::to_vec(&api["object"]).unwrap(),
+        Kind::Workload(taintlab_core::WorkloadKind::Pod),
+        taintlab_policy::request::SpecNeeds {
+            containers: false,
+            affinity: true,
+        },
+    )
+    .unwrap();
+    let tolerations = taintlab_policy::request::tolerations(spec.as_ref(), "spec").unwrap();
+    assert_eq!(
+        feasible_nodes(
+            &tolerations,
+            &pod_placement(spec.as_ref()),
+            &nodes,
+            Semantics::at(KubeVersion::NEWEST)
+        ),
+        vec!["payments-1"]
+    );
+    // Without the selector the same pod fits both nodes.
+    assert_eq!(
+        feasible_nodes(
+            &tolerations,
+            &pod_placement(None),
+            &nodes,
+            Semantics::at(KubeVersion::NEWEST)
+        ),
+        vec!["payments-1", "general-1"]
+    );
+}
+
+#[test]
+fn every_pod_bearing_kind_reads_its_selector_and_affinity() {
+    let nodes = parse_node_list(&payments_cluster()).unwrap();
+    let s = settings(deny());
+    for kind in pod_kinds() {
+        let d = evaluate(
+            &with_selector(kind, json!({"disktype": "ssd"}), Value::Null),
+            &s,
+            Some(&nodes),
+        );
+        let text = d.message.unwrap_or_default();
+        if kind == "DaemonSet" {
+            // The DaemonSet controller's tolerations do not cover the payments taint.
+            assert!(
+                text.contains("no node runs this DaemonSet's pods"),
+                "{text}"
+            );
+        }
+        assert!(
+            text.contains("1 node(s) didn't match Pod's node affinity/selector"),
+            "{kind}: {text}"
+        );
+        // Required node affinity instead of a selector.
+        let mut sp = spec(Value::Null);
+        sp["affinity"] = json!({"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution":
+            {"nodeSelectorTerms": [{"matchExpressions": [{"key": "disktype", "operator": "Exists"}]}]}}});
+        let d = evaluate(
+            &request(kind, "CREATE", Some(object(kind, "a", "shop", sp)), None),
+            &s,
+            Some(&nodes),
+        );
+        assert!(
+            d.message
+                .unwrap_or_default()
+                .contains("didn't match Pod's node affinity/selector"),
+            "{kind}"
+        );
+    }
+}
+
+#[test]
+fn messages_follow_the_release() {
+    let nodes = parse_node_list(&payments_cluster()).unwrap();
+    let lost = with_selector("Pod", json!({"disktype": "ssd"}), Value::Null);
+    let at = |v: &str| {
+        let mut s = deny();
+        s["kubernetesVersion"] = json!(v);
+        evaluate(&lost, &settings(s), Some(&nodes))
+            .message
+            .unwrap_or_default()
+    };
+    // No DynamicResources part before 1.34, and the taint is named before 1.34.3.
+    assert_eq!(
+        at("1.33"),
+        "spec: no node accepts the pod: 0/2 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 1 node(s) had untolerated taint {dedicated: payments}. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling."
+    );
+    assert!(at("1.34").contains("no new claims to deallocate, preemption:"));
+    // preemptionPolicy: Never.
+    let mut never = lost.clone();
+    never["object"]["spec"]["preemptionPolicy"] = json!("Never");
+    let d = evaluate(&never, &settings(deny()), Some(&nodes));
+    assert!(d.message.unwrap_or_default().ends_with(
+        "no new claims to deallocate, preemption: not eligible due to preemptionPolicy=Never."
+    ));
+    // The preferred terms never make a node infeasible.
+    let mut sp = spec(Value::Null);
+    sp["affinity"] = json!({"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution":
+        [{"weight": 10, "preference": {"matchExpressions": [{"key": "disktype", "operator": "In", "values": ["ssd"]}]}}]}});
+    let d = evaluate(
+        &request("Pod", "CREATE", Some(object("Pod", "p", "shop", sp)), None),
+        &settings(deny()),
+        Some(&nodes),
+    );
+    assert!(d.accepted, "{:?}", d.message);
+}
+
+#[test]
+fn node_list_carries_labels_only_when_the_pod_selects_nodes() {
+    let s = settings(deny());
+    let masks = |req: &Value| {
+        node_list_request(req, &s)
+            .and_then(|r| r.field_masks)
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        masks(&create("Deployment", Value::Null)),
+        ["metadata.name", "spec.taints", "spec.unschedulable"]
+    );
+    assert_eq!(
+        masks(&with_selector("Deployment", json!({"a": "b"}), Value::Null)),
+        [
+            "metadata.name",
+            "metadata.labels",
+            "spec.taints",
+            "spec.unschedulable"
+        ]
+    );
+    let dedicated = settings(
+        json!({"nodeChecks": {"enabled": true, "unschedulable": "deny"},
+        "namespaceRules": [{"namespaces": ["ml-*"], "dedicatedNodes": {
+            "toleration": {"key": "dedicated", "operator": "Equal", "value": "gpu", "effect": "NoSchedule"},
+            "nodeSelectorRequirement": {"key": "pool", "operator": "In", "values": ["gpu"]}}}]}),
+    );
+    let in_ml = request(
+        "Deployment",
+        "CREATE",
+        Some(object("Deployment", "t", "ml-team", spec(Value::Null))),
+        None,
+    );
+    let r = node_list_request(&in_ml, &dedicated).unwrap();
+    assert!(
+        r.field_masks
+            .unwrap_or_default()
+            .contains(&String::from("metadata.labels"))
+    );
+}
+
+fn dedicated_settings(node_checks: Value) -> Value {
+    json!({
+        "nodeChecks": node_checks,
+        "namespaceRules": [{"namespaces": ["ml-*"], "dedicatedNodes": {
+            "toleration": {"key": "dedicated", "operator": "Equal", "value": "gpu", "effect": "NoSchedule"},
+            "nodeSelectorRequirement": {"key": "pool", "operator": "In", "values": ["gpu"]}
+        }}]
+    })
+}
+
+#[test]
+fn dedicated_nodes_mutation_lands_only_on_its_pool() {
+    let nodes = parse_node_list(&pool_cluster()).unwrap();
+    let s = settings(dedicated_settings(
+        json!({"enabled": true, "unschedulable": "deny"}),
+    ));
+    for kind in pod_kinds() {
+        let req = request(
+            kind,
+            "CREATE",
+            Some(object(kind, "train", "ml-team", spec(Value::Null))),
+            None,
+        );
+        let d = evaluate(&req, &s, Some(&nodes));
+        assert!(d.accepted, "{kind}: {:?}", d.message);
+        let mutated = d.mutated_object.expect("mutated");
+        let wk = taintlab_core::WorkloadKind::from_name(kind).unwrap();
+        let spec = pod_spec_raw(
+            &serde_json::to_vec(&mutated).unwrap(),
+            Kind::Workload(wk),
+            taintlab_policy::request::SpecNeeds {
+                containers: false,
+                affinity: true,
+            },
+        )
+        .unwrap();
+        let tolerations =
+            taintlab_policy::request::tolerations(spec.as_ref(), wk.pod_spec_path()).unwrap();
+        let feasible = feasible_nodes(
+            &tolerations,
+            &pod_placement(spec.as_ref()),
+            &nodes,
+            Semantics::at(KubeVersion::NEWEST),
+        );
+        assert_eq!(feasible, vec!["gpu-1", "gpu-2"], "{kind}");
+        // The toleration alone would let it onto the general nodes too.
+        let feasible = feasible_nodes(
+            &tolerations,
+            &pod_placement(None),
+            &nodes,
+            Semantics::at(KubeVersion::NEWEST),
+        );
+        assert_eq!(
+            feasible,
+            vec!["gpu-1", "general-1", "gpu-2", "general-2"],
+            "{kind}"
+        );
+    }
+    // A cluster without the pool: the mutated pod would stay Pending, and the check says
+    // so with the scheduler's text (judging the pod after the mutation).
+    let no_pool = parse_node_list(&node_list(&[
+        ("general-1", json!({"pool": "general"}), json!([])),
+        (
+            "gpu-x",
+            json!({}),
+            json!([{"key": "dedicated", "value": "gpu", "effect": "NoSchedule"}]),
+        ),
+    ]))
+    .unwrap();
+    let d = evaluate(
+        &request(
+            "Deployment",
+            "CREATE",
+            Some(object("Deployment", "t", "ml-team", spec(Value::Null))),
+            None,
+        ),
+        &s,
+        Some(&no_pool),
+    );
+    assert!(!d.accepted);
+    assert_eq!(
+        d.message.as_deref(),
+        Some(
+            "spec.template.spec: no node accepts the pod: 0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector. no new claims to deallocate, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling."
+        )
+    );
+}
+
+#[test]
+fn payload_path_reads_labels_and_matches_evaluate() {
+    let list = pool_cluster();
+    let nodes = parse_node_list(&list).unwrap();
+    let settings_json = dedicated_settings(json!({"enabled": true, "unschedulable": "deny"}));
+    let s = settings(settings_json.clone());
+    let cases = [
+        request(
+            "Deployment",
+            "CREATE",
+            Some(object("Deployment", "t", "ml-team", spec(Value::Null))),
+            None,
+        ),
+        with_selector("Pod", json!({"pool": "tpu"}), Value::Null),
+        with_selector("Job", json!({"pool": "general"}), Value::Null),
+        create("Deployment", Value::Null),
+    ];
+    for req in &cases {
+        let via_eval = payload::response_json(&evaluate(req, &s, Some(&nodes)));
+        let text = format!("{{\"request\":{req},\"settings\":{settings_json}}}");
+        let mut masks = Vec::new();
+        let via_payload = payload::response_json(&payload::validate(text.as_bytes(), |r| {
+            masks = r.field_masks.clone().unwrap_or_default();
+            Ok(list.clone())
+        }));
+        assert_eq!(via_eval, via_payload, "{req}");
+        let selects = req["object"].to_string().contains("nodeSelector")
+            || req["namespace"] == json!("ml-team");
+        assert_eq!(
+            masks.contains(&String::from("metadata.labels")),
+            selects,
+            "{req}"
+        );
+    }
+    assert_eq!(
+        payload::response_json(&evaluate(&cases[1], &s, Some(&nodes)))["accepted"],
+        json!(false)
+    );
+}
