@@ -130,6 +130,40 @@ pub fn cell_sentence(t: T, c: &CellView) -> String {
     parts.join(", ")
 }
 
+/// The word or number a cell shows next to its symbol: the normalized score, or why the
+/// pod is blocked (taint or cordon).
+fn cell_text(t: T, c: &CellView) -> String {
+    match (c.score, &c.verdict) {
+        (Some(s), _) => s.to_string(),
+        (None, Verdict::Unschedulable) => t.s(K::CellCordon).to_string(),
+        (None, Verdict::Untolerated { .. }) => t.s(K::CellTaint).to_string(),
+        _ => String::new(),
+    }
+}
+
+/// A cell's accessible name. It starts with the text the cell shows (score or reason,
+/// then the eviction badge without its symbol), so speech-input users can say what they
+/// see (WCAG 2.5.3 Label in Name; axe-core's `label-content-name-mismatch`), then the
+/// pod, the node and the full sentence.
+pub fn cell_name(t: T, pod: &str, node: &str, c: &CellView) -> String {
+    let mut shown = cell_text(t, c);
+    if let Some(b) = eviction_badge(c) {
+        let b = b.trim_start_matches(['⏱', '⚡']);
+        if !b.is_empty() {
+            if !shown.is_empty() {
+                shown.push(' ');
+            }
+            shown.push_str(b);
+        }
+    }
+    let sentence = cell_sentence(t, c);
+    if shown.is_empty() {
+        format!("{pod} — {node}: {sentence}")
+    } else {
+        format!("{shown} — {pod} — {node}: {sentence}")
+    }
+}
+
 fn cell_class(c: &CellView) -> &'static str {
     match c.kind {
         CellKind::Schedulable => "ok",
@@ -224,20 +258,15 @@ pub fn matrix_row(props: &MatrixRowProps) -> Html {
                     let pick = props.on_pick.clone();
                     Callback::from(move |_| pick.emit((r, ci)))
                 };
-                let score = cell.score.map(|s| s.to_string()).unwrap_or_default();
-                let reason = match cell.verdict {
-                    Verdict::Unschedulable => t.s(K::CellCordon),
-                    Verdict::Untolerated { .. } => t.s(K::CellTaint),
-                    _ => "",
-                };
+                let shown = cell_text(t, cell);
                 html! {
                     <td role="gridcell" aria-selected={if selected { "true" } else { "false" }}>
                         <button type="button" id={format!("cell-{r}-{ci}")}
                             class={classes!("cell", cell_class(cell), selected.then_some("selected"))}
                             tabindex={if props.focus == Some(ci) { "0" } else { "-1" }}
-                            aria-label={format!("{} — {}: {}", d.label, col, cell_sentence(t, cell))} {onclick}>
+                            aria-label={cell_name(t, &d.label, col, cell)} {onclick}>
                             <span class="sym" aria-hidden="true">{symbol(cell)}</span>
-                            <span class="score" aria-hidden="true">{ if score.is_empty() { reason.to_string() } else { score } }</span>
+                            <span class="score" aria-hidden="true">{shown}</span>
                             if let Some(b) = eviction_badge(cell) { <span class="evict" aria-hidden="true">{b}</span> }
                         </button>
                     </td>
@@ -405,5 +434,57 @@ pub fn legend() -> Html {
                 <li><span class="cell bound inline">{"●"}</span>{" "}{t.s(K::BoundHere)}{" · "}<span class="cell none inline">{"–"}</span>{" "}{t.s(K::Elsewhere)}</li>
             </ul>
         </details>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::{analyse, options};
+    use crate::i18n::Lang;
+    use crate::parse::parse_pane;
+    use crate::store::Admission;
+    use taintlab_core::Semantics;
+    use taintlab_scenario::PaneKind;
+
+    /// Words as axe-core compares them: letters and digits, symbols dropped.
+    fn tokens(s: &str) -> Vec<String> {
+        s.to_lowercase()
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn every_cell_name_starts_with_what_the_cell_shows() {
+        let nodes = "kubectl taint nodes a dedicated=x:NoSchedule\nkubectl taint nodes b k=v:NoExecute\nkubectl taint nodes c soft=y:PreferNoSchedule\n---\napiVersion: v1\nkind: Node\nmetadata: {name: d}\nspec: {unschedulable: true}\n";
+        let pods = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: x}]\n  tolerations:\n  - {key: k, operator: Exists, effect: NoExecute, tolerationSeconds: 300}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: q}\nspec:\n  containers: [{name: c, image: x}]\n";
+        let a = analyse(
+            &parse_pane(nodes, PaneKind::Nodes),
+            &parse_pane(pods, PaneKind::Pods),
+            &options(Semantics::newest(), &Admission::default()),
+        );
+        let mut seen = 0;
+        for lang in Lang::ALL {
+            let t = T(lang);
+            for r in 0..a.pods.len() {
+                for n in 0..a.nodes.len() {
+                    let Some(c) = a.cell(r, n) else { continue };
+                    let mut shown = cell_text(t, &c);
+                    if let Some(b) = eviction_badge(&c) {
+                        shown.push_str(&b);
+                    }
+                    let name = cell_name(t, "pod", "node", &c);
+                    let (want, got) = (tokens(&format!("{} {shown}", symbol(&c))), tokens(&name));
+                    assert!(
+                        got.starts_with(&want),
+                        "{lang:?}: {name:?} does not start with {want:?}"
+                    );
+                    seen += usize::from(!want.is_empty());
+                }
+            }
+        }
+        assert!(seen > 0, "no cell shows text");
     }
 }
