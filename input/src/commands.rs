@@ -30,6 +30,7 @@ pub(crate) fn push_taint_command(
         arg_locations,
         error: None,
         version,
+        results: Vec::new(),
     };
     if let Err(e) = cmd.command() {
         let stderr = e.stderr();

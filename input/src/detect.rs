@@ -177,6 +177,8 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
         region: None,
     };
     let mut mode = Mode::Normal;
+    // The `kubectl taint` command whose output may follow.
+    let mut last_cmd: Option<usize> = None;
     let mut skipped: Option<(usize, usize)> = None;
     // `i` is the 0-based line number of the line at byte offset `off`.
     let mut i = 0;
@@ -227,6 +229,7 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
                     match kind {
                         CommandKind::Taint(args) => {
                             let doc = c.new_doc(Form::KubectlTaint, first.line, i + used);
+                            last_cmd = Some(c.out.taint_commands.len());
                             commands::push_taint_command(
                                 &mut c.out,
                                 doc,
@@ -237,6 +240,7 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
                             );
                         }
                         CommandKind::Other { verb, output } => {
+                            last_cmd = None;
                             mode = match (verb.as_str(), output.as_deref()) {
                                 ("describe", _) => Mode::Describe,
                                 (_, Some("yaml" | "json")) => Mode::Normal,
@@ -292,6 +296,19 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
             off = next;
             continue;
         }
+        // kubectl's answer to the taint command above.
+        if let Some(k) = last_cmd
+            && let Some(cmd) = c.out.taint_commands.get(k)
+        {
+            let doc = cmd.location.document;
+            if let Some(res) = kubectl::result_line(line, Location::at(doc, i + 1, 1), cmd) {
+                c.out.taint_commands[k].results.push(res);
+                i += 1;
+                off = next;
+                continue;
+            }
+        }
+        last_cmd = None;
         if is_kubectl_noise(line) {
             if let Some(r) = &mut c.region {
                 r.blank.push((off, off + line.len()));

@@ -34,6 +34,104 @@ pub struct TaintCommandLine {
     /// The kubectl release whose messages are used.
     #[serde(skip)]
     pub version: KubeVersion,
+    /// What kubectl printed after the command in the paste (`node/x tainted`, `error:
+    /// node x already has ...`), line by line: what happened to which node.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub results: Vec<CommandResult>,
+}
+
+/// One line kubectl printed for a `kubectl taint` command.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
+pub struct CommandResult {
+    /// The node the line is about; the command's only node when kubectl does not name
+    /// it (`error: taint "k" not found`); empty when unknown.
+    pub node: String,
+    /// What happened.
+    pub outcome: Outcome,
+    /// The line as printed.
+    pub line: String,
+    /// Where it is.
+    pub location: Location,
+}
+
+/// What a kubectl output line says happened.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
+#[serde(rename_all = "kebab-case")]
+pub enum Outcome {
+    /// `node/x tainted`: taints were added.
+    Tainted,
+    /// `node/x untainted`: taints were removed.
+    Untainted,
+    /// `node/x modified`: taints were added and removed.
+    Modified,
+    /// `node/x unchanged` or a dry run.
+    Unchanged,
+    /// `error: node x already has <key> taint(s) with same effect(s) and --overwrite is
+    /// false`: nothing changed on that node.
+    AlreadyHasTaint,
+    /// `error: taint "k" not found`: the removal found nothing.
+    TaintNotFound,
+    /// `Error from server (NotFound): nodes "x" not found`.
+    NodeNotFound,
+    /// Another error.
+    Error,
+}
+
+/// Reads a line kubectl prints for `kubectl taint`; `None` for other lines.
+pub(crate) fn result_line(
+    line: &str,
+    location: Location,
+    cmd: &TaintCommandLine,
+) -> Option<CommandResult> {
+    let l = line.trim().trim_end_matches('\r');
+    let only_node = || {
+        let i = cmd
+            .args
+            .iter()
+            .position(|a| matches!(a.as_str(), "node" | "nodes" | "no"))?;
+        let names: Vec<&String> = cmd.args[i + 1..]
+            .iter()
+            .take_while(|a| !a.starts_with('-') && !a.contains(['=', ':']) && !a.ends_with('-'))
+            .collect();
+        (names.len() == 1).then(|| names[0].clone())
+    };
+    let (node, outcome) = if let Some(r) = l.strip_prefix("node/") {
+        let (name, what) = r.split_once(' ')?;
+        let o = match what.split_whitespace().next()? {
+            "tainted" => Outcome::Tainted,
+            "untainted" => Outcome::Untainted,
+            "modified" if what.contains("dry run") => Outcome::Unchanged,
+            "modified" => Outcome::Modified,
+            "unchanged" => Outcome::Unchanged,
+            _ => return None,
+        };
+        (name.to_string(), o)
+    } else if let Some(r) = l.strip_prefix("error: node ") {
+        let (name, rest) = r.split_once(' ')?;
+        if !rest.starts_with("already has") {
+            return None;
+        }
+        (name.to_string(), Outcome::AlreadyHasTaint)
+    } else if l.starts_with("error: taint \"") && l.ends_with("not found") {
+        (only_node().unwrap_or_default(), Outcome::TaintNotFound)
+    } else if let Some(r) = l.strip_prefix("Error from server (NotFound): nodes \"") {
+        (
+            r.split('"').next().unwrap_or("").to_string(),
+            Outcome::NodeNotFound,
+        )
+    } else if l.starts_with("error: ") {
+        (only_node().unwrap_or_default(), Outcome::Error)
+    } else {
+        return None;
+    };
+    Some(CommandResult {
+        node,
+        outcome,
+        line: l.to_string(),
+        location,
+    })
 }
 
 impl TaintCommandLine {
@@ -59,41 +157,76 @@ pub(crate) struct Word {
     pub separator: bool,
 }
 
-/// Byte offset where `kubectl` starts in a line, if the line is a kubectl command (after
-/// an optional prompt such as `$ `, `user@host:~$ `, `% `, `PS C:\> `).
+/// Byte offset where `kubectl` starts in a line, if the line is a kubectl command: after
+/// an optional prompt (`$ `, `user@host:~$ `, `[root@host dir]# `, zsh `% `, themed
+/// `~ ❯ ` and `➜  dir git:(main) ✗ `, PowerShell `PS C:\> `, a markdown `> `), and
+/// after environment assignments (`KUBECONFIG=... `), `sudo`, `time` or a `set -x`
+/// `+ `. The `k` alias counts when a kubectl verb follows it.
 pub(crate) fn command_start(line: &str) -> Option<usize> {
-    let trimmed = line.trim_start();
-    let lead = line.len() - trimmed.len();
-    let mut offset = 0;
-    // Prompts: a first word ending in `$`, `#`, `%` or `>`, or `PS <path>>`.
-    let rest = if let Some(i) = find_prompt_end(trimmed) {
-        offset = i;
-        &trimmed[i..]
-    } else {
-        trimmed
-    };
-    let word_end = rest.find(char::is_whitespace).unwrap_or(rest.len());
-    let word = &rest[..word_end];
-    if matches!(word, "kubectl" | "kubectl.exe") {
-        Some(lead + offset)
-    } else {
-        None
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    let mut words: Vec<(usize, &str)> = Vec::new();
+    let mut pos = 0;
+    for w in line.split_whitespace().take(16) {
+        let at = line[pos..].find(w).map_or(pos, |i| i + pos);
+        pos = at + w.len();
+        words.push((at, w));
     }
-}
-
-fn find_prompt_end(s: &str) -> Option<usize> {
-    if let Some(r) = s.strip_prefix("PS ") {
-        let gt = r.find("> ")?;
-        return Some(3 + gt + 2);
-    }
-    let first_end = s.find(' ')?;
-    let first = &s[..first_end];
-    // A lone `#` starts a comment, not a root prompt.
-    if first.ends_with(['$', '%', '>']) || (first.ends_with('#') && first.len() > 1) {
-        let rest = s[first_end..].trim_start();
-        return Some(s.len() - rest.len());
+    for (k, &(at, w)) in words.iter().enumerate() {
+        let next = words.get(k + 1).map(|x| x.1);
+        let is_cmd = matches!(w, "kubectl" | "kubectl.exe" | "microk8s.kubectl")
+            || (w == "k" && next.is_some_and(|n| KUBECTL_VERBS.contains(&n)));
+        if is_cmd && prefix_is_prompt(&words[..k]) {
+            return Some(at);
+        }
     }
     None
+}
+
+const KUBECTL_VERBS: [&str; 14] = [
+    "taint", "get", "describe", "cordon", "uncordon", "drain", "apply", "label", "edit", "delete",
+    "create", "events", "patch", "logs",
+];
+
+/// Whether the words before `kubectl` are a prompt and shell prefixes.
+fn prefix_is_prompt(words: &[(usize, &str)]) -> bool {
+    let mut end = words.len();
+    // Words that may stand between the prompt and kubectl.
+    while end > 0 {
+        let w = words[end - 1].1;
+        let env = w.split_once('=').is_some_and(|(n, _)| {
+            !n.is_empty()
+                && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !n.starts_with(|c: char| c.is_ascii_digit())
+        });
+        if env
+            || matches!(
+                w,
+                "sudo" | "time" | "+" | "++" | "microk8s" | "k3s" | "command" | "exec"
+            )
+        {
+            end -= 1;
+        } else {
+            break;
+        }
+    }
+    let rest = &words[..end];
+    let Some(last) = rest.last().map(|x| x.1) else {
+        return true;
+    };
+    // A lone `#` starts a comment (or a markdown heading), not a root prompt.
+    if rest.len() == 1 && last == "#" {
+        return false;
+    }
+    if rest.len() > 8 {
+        return false;
+    }
+    let themed = rest
+        .iter()
+        .any(|(_, w)| w.contains(['❯', '➜', '»', 'λ', '➤']));
+    themed
+        || last.ends_with(['$', '#', '%', '>', '❯', '✗', '✔', '»', 'λ', ':'])
+            && !(last.ends_with(':') && rest.len() > 1 && !last.contains(['@', '~', '/']))
+        || (rest.len() == 1 && last == "PS")
 }
 
 /// Splits shell text into words, starting at `lines[0]` column `start` (byte offset),
@@ -269,7 +402,10 @@ pub(crate) fn kubectl_commands(words: Vec<Word>) -> Vec<(Word, CommandKind)> {
     let mut out = Vec::new();
     for cmd in words.split(|w| w.separator) {
         let Some(first) = cmd.first() else { continue };
-        if first.text != "kubectl" && first.text != "kubectl.exe" {
+        if !matches!(
+            first.text.as_str(),
+            "kubectl" | "kubectl.exe" | "microk8s.kubectl" | "k"
+        ) {
             continue;
         }
         let mut i = 1;
@@ -389,6 +525,26 @@ mod tests {
         );
         assert_eq!(command_start("# kubectl taint nodes a k-"), None);
         assert_eq!(command_start("echo kubectl"), None);
+        assert_eq!(command_start("~ ❯ kubectl taint nodes a k-"), Some(6));
+        assert_eq!(command_start("[root@cp-1 ~]# kubectl get nodes"), Some(15));
+        assert_eq!(command_start("me@mac ~ % kubectl get nodes"), Some(11));
+        assert_eq!(
+            command_start("➜  infra git:(main) ✗ k taint no a k-"),
+            Some("➜  infra git:(main) ✗ ".len())
+        );
+        assert_eq!(
+            command_start("$ KUBECONFIG=~/.kube/lab sudo kubectl describe node a"),
+            Some("$ KUBECONFIG=~/.kube/lab sudo ".len())
+        );
+        assert_eq!(
+            command_start("+ kubectl --kubeconfig /etc/k.conf taint nodes a k-"),
+            Some(2)
+        );
+        assert_eq!(
+            command_start("I ran it and then used kubectl to look"),
+            None
+        );
+        assert_eq!(command_start("k is a letter"), None);
     }
 
     #[test]

@@ -54,7 +54,7 @@ use taintlab_core::KubeVersion;
 
 pub use diag::{Code, Diagnostic, Location, Severity};
 pub use event::{FitMessage, Preemption, ReasonCount, ReasonKind, SchedulingEvent, VersionRange};
-pub use kubectl::TaintCommandLine;
+pub use kubectl::{CommandResult, Outcome, TaintCommandLine};
 pub use model::{
     ContainerResources, DocumentInfo, Form, InputNode, Parsed, TaintList, TolerationList, Workload,
 };

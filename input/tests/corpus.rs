@@ -56,7 +56,7 @@ fn load() -> Vec<Entry> {
                 rest = r;
                 let l = l.trim_end_matches('\r');
                 if let Some(v) = l.strip_prefix("source: ") {
-                    source = v.starts_with("https://");
+                    source = v.starts_with("https://") || v.starts_with("http://");
                 } else if let Some(v) = l.strip_prefix("form: ") {
                     e.form = v.trim().into();
                 } else if let Some(v) = l.strip_prefix("lang: ") {
@@ -86,7 +86,7 @@ fn load() -> Vec<Entry> {
 /// `event.N.reason.M` (`count kind`), `event.N.taints` (named taints `k=v`, `,`
 /// separated), `event.N.taint-reason` (`yes`/`no`), `event.N.object`,
 /// `event.N.scheduled`, `event.N.releases`, `event.N.double-period`,
-/// `event.N.preemption`, `commands`, `command.N.args`, `command.N.ok`, `nodes`,
+/// `event.N.preemption`, `commands`, `command.N.args`, `command.N.ok`, `command.N.results` (`node:outcome`), `nodes`,
 /// `node.N.name`, `node.N.taints`, `node.N.unschedulable` (`true`/`false`/`unknown`),
 /// `tolerations` (all read), `errors`.
 fn fact(p: &Parsed, key: &str) -> String {
@@ -141,6 +141,15 @@ fn fact(p: &Parsed, key: &str) -> String {
             match parts.get(2).copied().unwrap_or("") {
                 "args" => c.args.join(" "),
                 "ok" => c.error.is_none().to_string(),
+                "results" => c
+                    .results
+                    .iter()
+                    .map(|r| {
+                        let o = serde_json::to_value(&r.outcome).unwrap();
+                        format!("{}:{}", r.node, o.as_str().unwrap_or(""))
+                    })
+                    .collect::<Vec<_>>()
+                    .join(","),
                 _ => panic!("unknown fact {key}"),
             }
         }

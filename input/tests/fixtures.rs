@@ -363,9 +363,19 @@ fn json_looking_yaml_flow_mapping() {
 #[test]
 fn kubectl_command_lines() {
     let p = load("kubectl/commands.sh");
+    // kubectl's `node/x tainted` lines are read as the first command's results.
+    assert_eq!(codes(&p), vec![]);
+    let results: Vec<(&str, taintlab_input::Outcome, usize)> = p.taint_commands[0]
+        .results
+        .iter()
+        .map(|r| (r.node.as_str(), r.outcome.clone(), r.location.line))
+        .collect();
     assert_eq!(
-        codes(&p),
-        vec![(Severity::Warning, Code::SkippedLine, 3, 1)]
+        results,
+        vec![
+            ("gpu-1", taintlab_input::Outcome::Tainted, 3),
+            ("gpu-2", taintlab_input::Outcome::Tainted, 4)
+        ]
     );
     let args: Vec<Vec<&str>> = p
         .taint_commands
