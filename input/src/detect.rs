@@ -286,6 +286,36 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
             }
             continue;
         }
+        // `kubectl get nodes` tables and custom columns with taints.
+        if c.region.is_none()
+            && let Some(h) = table::node_header(line)
+        {
+            flush_skipped(&mut c.out, &mut skipped);
+            let mut body = Vec::new();
+            let mut end = next;
+            let mut no = i + 2;
+            while end < text.len() {
+                let (l, nx) = c.lines.at(end);
+                let t = l.trim();
+                if t.is_empty()
+                    || l.starts_with([' ', '\t'])
+                    || kubectl::command_start(l).is_some()
+                    || t.starts_with("```")
+                    || table::columns(l).len() < 2
+                {
+                    break;
+                }
+                body.push((no, l));
+                no += 1;
+                end = nx;
+            }
+            let doc = c.new_doc(Form::NodeTable, i + 1, i + 1 + body.len());
+            table::read_nodes(&h, &body, doc, &mut c.out);
+            mode = Mode::Normal;
+            i += 1 + body.len();
+            off = end;
+            continue;
+        }
         // A FailedScheduling message in a log line (klog `err="..."`).
         if is_kubectl_noise(line) && event::looks_like_failed_scheduling(line) {
             c.flush(off, i);

@@ -161,7 +161,7 @@ pub(crate) struct Word {
 /// an optional prompt (`$ `, `user@host:~$ `, `[root@host dir]# `, zsh `% `, themed
 /// `~ ❯ ` and `➜  dir git:(main) ✗ `, PowerShell `PS C:\> `, a markdown `> `), and
 /// after environment assignments (`KUBECONFIG=... `), `sudo`, `time` or a `set -x`
-/// `+ `. The `k` alias counts when a kubectl verb follows it.
+/// `+ `. The `k` alias and OpenShift's `oc` count when a kubectl verb follows them.
 pub(crate) fn command_start(line: &str) -> Option<usize> {
     let line = line.strip_suffix('\r').unwrap_or(line);
     let mut words: Vec<(usize, &str)> = Vec::new();
@@ -174,7 +174,7 @@ pub(crate) fn command_start(line: &str) -> Option<usize> {
     for (k, &(at, w)) in words.iter().enumerate() {
         let next = words.get(k + 1).map(|x| x.1);
         let is_cmd = matches!(w, "kubectl" | "kubectl.exe" | "microk8s.kubectl")
-            || (w == "k" && next.is_some_and(|n| KUBECTL_VERBS.contains(&n)));
+            || (matches!(w, "k" | "oc") && next.is_some_and(|n| KUBECTL_VERBS.contains(&n)));
         if is_cmd && prefix_is_prompt(&words[..k]) {
             return Some(at);
         }
@@ -404,7 +404,7 @@ pub(crate) fn kubectl_commands(words: Vec<Word>) -> Vec<(Word, CommandKind)> {
         let Some(first) = cmd.first() else { continue };
         if !matches!(
             first.text.as_str(),
-            "kubectl" | "kubectl.exe" | "microk8s.kubectl" | "k"
+            "kubectl" | "kubectl.exe" | "microk8s.kubectl" | "k" | "oc"
         ) {
             continue;
         }

@@ -31,6 +31,9 @@ pub enum Form {
     EventMessage,
     /// Bare taint specs such as `dedicated=gpu:NoSchedule`.
     TaintSpec,
+    /// A `kubectl get nodes` table (STATUS `Ready,SchedulingDisabled` means cordoned), or
+    /// custom columns with the taints printed as Go maps.
+    NodeTable,
 }
 
 /// One document of the paste.

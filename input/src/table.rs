@@ -9,8 +9,11 @@
 //! message of the row above (messages wrapped by a terminal or an editor, and the
 //! two-line messages of 1.5). Columns are separated by two or more spaces or a tab.
 
-use crate::diag::Location;
+use taintlab_core::{Node, Taint, TaintEffect};
+
+use crate::diag::{Code, Diagnostic, Location};
 use crate::event::{self, SchedulingEvent};
+use crate::model::{Form, InputNode, Parsed};
 
 /// Column positions read from an events table header.
 #[derive(Clone, Debug, Default)]
@@ -23,7 +26,7 @@ pub(crate) struct Header {
 
 /// Splits a line into columns (runs of two or more spaces, or tabs), with the byte
 /// offset of each.
-fn columns(line: &str) -> Vec<(usize, &str)> {
+pub(crate) fn columns(line: &str) -> Vec<(usize, &str)> {
     let mut out = Vec::new();
     let b = line.as_bytes();
     let mut i = 0;
@@ -245,6 +248,128 @@ fn same_object(a: Option<&str>, b: Option<&str>) -> bool {
     }
 }
 
+/// Columns of a `kubectl get nodes` table (plain, `-o wide`, or `-o custom-columns`
+/// with a taints column).
+#[derive(Clone, Debug)]
+pub(crate) struct NodeHeader {
+    status: Option<usize>,
+    taints: Option<usize>,
+}
+
+/// Reads a `kubectl get nodes` header: `NAME STATUS ROLES AGE VERSION`, or custom
+/// columns with a `TAINTS` column (`NODE TAINTS`).
+pub(crate) fn node_header(line: &str) -> Option<NodeHeader> {
+    if line.starts_with([' ', '\t']) {
+        return None;
+    }
+    let cols = columns(line.trim_end_matches('\r'));
+    let names: Vec<&str> = cols.iter().map(|c| c.1).collect();
+    if names.len() < 2
+        || !names.iter().all(|n| {
+            n.chars()
+                .all(|c| c.is_ascii_uppercase() || matches!(c, '-' | '_' | ' ' | '(' | ')'))
+        })
+    {
+        return None;
+    }
+    let pos = |w: &str| names.iter().position(|n| *n == w);
+    let taints = names.iter().position(|n| n.contains("TAINT"));
+    let status = pos("STATUS");
+    let plain = matches!(names.first(), Some(&"NAME"))
+        && status == Some(1)
+        && (pos("ROLES").is_some() || pos("VERSION").is_some() || pos("AGE") == Some(2));
+    if !(plain || (taints.is_some() && matches!(names.first(), Some(&("NAME" | "NODE" | "NODES")))))
+    {
+        return None;
+    }
+    Some(NodeHeader { status, taints })
+}
+
+/// Go's `%v` of a taint list, as custom columns print it: `[map[effect:NoSchedule
+/// key:k value:v] map[...]]`. `timeAdded` values contain spaces.
+pub(crate) fn go_map_taints(cell: &str) -> Option<Vec<Taint>> {
+    let inner = cell.trim().strip_prefix('[')?.strip_suffix(']')?;
+    let mut out = Vec::new();
+    for m in inner.split("map[").skip(1) {
+        let body = m.trim_end().trim_end_matches(']');
+        // key, value, effect; `current` is the field a space-separated word continues.
+        let mut f = [String::new(), String::new(), String::new()];
+        let mut current: Option<usize> = None;
+        for tok in body.split(' ') {
+            let start = [("key:", 0), ("value:", 1), ("effect:", 2)]
+                .iter()
+                .find_map(|(p, k)| tok.strip_prefix(p).map(|v| (*k, v)));
+            if let Some((k, v)) = start {
+                f[k] = v.to_string();
+                current = Some(k);
+            } else if tok.starts_with("timeAdded:") {
+                current = None;
+            } else if let Some(k) = current {
+                f[k].push(' ');
+                f[k].push_str(tok);
+            }
+        }
+        out.push(Taint::new(&f[0], &f[1], TaintEffect::parse(&f[2])));
+    }
+    Some(out)
+}
+
+/// Reads the rows of a `kubectl get nodes` table into nodes.
+pub(crate) fn read_nodes(h: &NodeHeader, lines: &[(usize, &str)], doc: usize, out: &mut Parsed) {
+    let mut any = false;
+    for (no, raw) in lines {
+        let line = raw.trim_end_matches('\r');
+        let cols = columns(line);
+        let Some(&(_, name)) = cols.first() else {
+            continue;
+        };
+        let mut node = Node {
+            name: name.to_string(),
+            ..Node::default()
+        };
+        let mut unschedulable_location = None;
+        if let Some((at, status)) = h.status.and_then(|i| cols.get(i)) {
+            node.unschedulable = status.split(',').any(|s| s == "SchedulingDisabled");
+            unschedulable_location =
+                Some(Location::at(doc, *no, line[..*at].chars().count() + 1).with_path("STATUS"));
+        }
+        let mut taint_locations = Vec::new();
+        if h.taints.is_some() {
+            let at = line.find("[map[").or_else(|| line.find("<none>"));
+            if let Some(at) = at {
+                let loc =
+                    Location::at(doc, *no, line[..at].chars().count() + 1).with_path("TAINTS");
+                if let Some(ts) = go_map_taints(&line[at..]) {
+                    for t in ts {
+                        node.taints.push(t);
+                        taint_locations.push(loc.clone());
+                    }
+                }
+            }
+        }
+        any = true;
+        out.nodes.push(InputNode {
+            node,
+            location: Location::at(doc, *no, 1),
+            taint_locations,
+            unschedulable_location,
+            kubelet_version: h
+                .status
+                .and_then(|_| cols.last().map(|c| c.1))
+                .filter(|v| v.starts_with('v'))
+                .map(str::to_string),
+            form: Form::NodeTable,
+        });
+    }
+    if any && h.taints.is_none() {
+        out.diagnostics.push(Diagnostic::warning(
+            Code::Lossy,
+            Location::at(doc, lines.first().map_or(0, |l| l.0), 1),
+            "kubectl get nodes does not print taints: these nodes are read with their names and cordon state only (use -o yaml, or custom columns with TAINTS:.spec.taints, to see taints)",
+        ));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -298,5 +423,22 @@ mod tests {
             ),
         );
         assert_eq!(r.len(), 1);
+    }
+
+    #[test]
+    fn node_tables() {
+        assert!(
+            node_header("NAME       STATUS                     ROLES    AGE   VERSION").is_some()
+        );
+        assert!(node_header("NODE            TAINTS").is_some());
+        assert!(node_header("NAME      READY   STATUS    RESTARTS   AGE").is_none());
+        let t = go_map_taints("[map[effect:NoSchedule key:dedicated value:gpu] map[effect:NoExecute key:node.kubernetes.io/unreachable timeAdded:2024-05-01 10:00:00 +0000 UTC]]").unwrap();
+        assert_eq!(t.len(), 2);
+        assert_eq!(
+            t[0],
+            Taint::new("dedicated", "gpu", TaintEffect::NoSchedule)
+        );
+        assert_eq!(t[1].key, "node.kubernetes.io/unreachable");
+        assert_eq!(t[1].effect, TaintEffect::NoExecute);
     }
 }
