@@ -692,6 +692,20 @@ impl<'a> PreparedPod<'a> {
         (Some(fit), balanced)
     }
 
+    /// True when the filters that depend on the pods bound to a node (NodePorts and
+    /// NodeResourcesFit) pass with `used` ports and `usage` resources.
+    pub(crate) fn fits_pod_dependent(&self, used: &UsedPorts, usage: Option<&NodeUsage>) -> bool {
+        node_ports_filter(&self.wanted_ports, used).is_success()
+            && usage.is_none_or(|u| {
+                node_resources_fit_filter(
+                    &self.resources.request,
+                    u,
+                    self.options.semantics.version,
+                )
+                .is_success()
+            })
+    }
+
     /// NodeResourcesFit's failed checks on a node with their arithmetic (what the pod
     /// requests, what is used, the allocatable; see
     /// [`super::resources::InsufficientResource::shortfall`]), or `None` when the

@@ -14,6 +14,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::hash::{Hash, Hasher};
 
+use super::filter::Status;
 use super::fit_error::FailedScheduling;
 use super::placement::{
     Evaluated, NodeOutcome, NodeState, PlacementOptions, PodOutcome, PreFilterResult, PreparedPod,
@@ -485,7 +486,12 @@ fn evaluate_class(
                     row.push(NodeOutcome::NotEvaluated);
                 } else {
                     let status = merge_statuses(&failed);
-                    evals.push(Evaluated::Rejected(status.clone()));
+                    // The reasons are copied below only if no node is feasible (the
+                    // message needs them); the row keeps them.
+                    evals.push(Evaluated::Rejected(Status {
+                        code: status.code,
+                        reasons: Vec::new(),
+                    }));
                     row.push(NodeOutcome::Rejected {
                         plugins: failed.iter().map(|(p, _)| *p).collect(),
                         status,
@@ -525,6 +531,11 @@ fn evaluate_class(
             }
         }
         return (PodOutcome::Feasible { nodes: feasible }, row);
+    }
+    for (e, cell) in evals.iter_mut().zip(&row) {
+        if let (Evaluated::Rejected(s), NodeOutcome::Rejected { status, .. }) = (e, cell) {
+            s.reasons.clone_from(&status.reasons);
+        }
     }
     let groups: Option<Vec<GroupView<'_>>> = evals
         .iter()

@@ -109,21 +109,31 @@ pub fn select_victims(prep: &PreparedPod<'_>, node: &Node, state: &NodeState) ->
             .cmp(&pa.priority)
             .then_with(|| start_key(&pa.start_time).cmp(&start_key(&pb.start_time)))
     });
+    // Reprieve: only NodePorts and NodeResourcesFit depend on the pods on the node, and
+    // every other filter already passed on this node, so only those two are re-run.
     let mut victims = Vec::new();
     for i in potential {
         let Some(p) = state.pods.get(i) else { continue };
-        let mut try_used = used.clone();
-        for port in &p.ports {
-            try_used.add(port);
+        if let Some(u) = &mut usage {
+            remove_victim_undo(u, p, true);
         }
-        let mut try_usage = usage.clone();
-        if let Some(u) = &mut try_usage {
-            add_pod(u, p);
-        }
-        if prep.filter(node, &try_used, try_usage.as_ref()).is_empty() {
-            used = try_used;
-            usage = try_usage;
+        let fits = if p.ports.is_empty() {
+            prep.fits_pod_dependent(&used, usage.as_ref())
         } else {
+            let mut try_used = used.clone();
+            for port in &p.ports {
+                try_used.add(port);
+            }
+            let fits = prep.fits_pod_dependent(&try_used, usage.as_ref());
+            if fits {
+                used = try_used;
+            }
+            fits
+        };
+        if !fits {
+            if let Some(u) = &mut usage {
+                remove_victim_undo(u, p, false);
+            }
             victims.push(i);
         }
     }
@@ -155,6 +165,19 @@ fn earliest_start<'a>(victims: &[VictimKey<'a>]) -> (bool, &'a str) {
         .map(|v| start_key(v.start_time))
         .min()
         .unwrap_or((true, ""))
+}
+
+/// Adds a pod back to the node (`add`), or takes it off again.
+fn remove_victim_undo(
+    u: &mut super::resources::NodeUsage,
+    p: &super::placement::BoundPod,
+    add: bool,
+) {
+    if add {
+        add_pod(u, p);
+    } else {
+        super::placement::remove_pod(u, p);
+    }
 }
 
 /// `pickOneNodeForPreemption` without PDBs: the lowest highest-victim priority, then
