@@ -190,6 +190,15 @@ pub(crate) fn parse_object(lines: &[(usize, &str)], doc: usize, out: &mut Parsed
                 return Form::DescribeNode;
             }
         } else {
+            if unschedulable_location.is_none() && !node.unschedulable {
+                out.diagnostics.push(Diagnostic::warning(
+                    Code::Lossy,
+                    loc.clone(),
+                    format!(
+                        "the describe output of node \"{name}\" has no Unschedulable: line (kubectl before 1.10 does not print it): whether it is cordoned is unknown"
+                    ),
+                ));
+            }
             out.nodes.push(InputNode {
                 node,
                 location: loc.clone(),
@@ -204,9 +213,25 @@ pub(crate) fn parse_object(lines: &[(usize, &str)], doc: usize, out: &mut Parsed
     let mut tolerations = Vec::new();
     let mut locations = Vec::new();
     if let Some(b) = get("Tolerations") {
-        for (no, col, text) in block_items(b) {
+        let items = block_items(b);
+        // kubectl 1.7 to 1.18 printed neither the operator nor `op=Exists`: `key:Effect`
+        // is then Exists, or Equal with an empty value. kubectl 1.6 printed the operator
+        // (`key=:Exists:Effect`); 1.19 and later add `op=Exists`.
+        let operator_shown = items.iter().any(|(_, _, t)| {
+            t.contains("op=Exists") || t.contains(":Exists:") || t.contains(":Equal:")
+        });
+        for (no, col, text) in items {
             let l = Location::at(doc, no, col).with_path("Tolerations");
             if let Some(t) = read_toleration(text, l.clone(), out) {
+                if !operator_shown && t.value.is_empty() && t.operator == Operator::Equal {
+                    out.diagnostics.push(Diagnostic::warning(
+                        Code::Lossy,
+                        l.clone(),
+                        format!(
+                            "\"{text}\" does not show its operator (kubectl 1.7 to 1.18 printed Exists and Equal with an empty value alike): it may be Exists (any value) or Equal to \"\"; read as Equal, check the pod's YAML"
+                        ),
+                    ));
+                }
                 tolerations.push(t);
                 locations.push(l);
             }
@@ -376,13 +401,20 @@ fn read_toleration(text: &str, loc: Location, out: &mut Parsed) -> Option<Tolera
         Some((kv, e)) => (kv, read_effect(e, &loc, out)),
         None => (rest, TaintEffect::Empty),
     };
-    let (key, value) = kv.split_once('=').unwrap_or((kv, ""));
-    let operator = if exists {
-        Operator::Exists
-    } else {
-        Operator::Equal
+    // kubectl 1.6 printed `key=value:Operator:Effect`.
+    let (kv, old_op) = match kv.rsplit_once(':') {
+        Some((k, op @ ("Exists" | "Equal" | "Lt" | "Gt"))) => (k, Some(op)),
+        _ => (kv, None),
     };
-    if !exists
+    let (key, value) = kv.split_once('=').unwrap_or((kv, ""));
+    let operator = match old_op {
+        Some(op) => Operator::parse(op),
+        None if exists => Operator::Exists,
+        None => Operator::Equal,
+    };
+    let exists = exists || old_op == Some("Exists");
+    if old_op.is_none()
+        && !exists
         && !value.is_empty()
         && value
             .trim_start_matches('-')
@@ -454,5 +486,60 @@ mod tests {
         );
         assert_eq!(out.diagnostics.len(), 1);
         assert_eq!(out.diagnostics[0].code, Code::Lossy);
+    }
+
+    #[test]
+    fn old_toleration_layouts() {
+        // kubectl 1.6: `key=value:Operator:Effect`.
+        let text = "Name:           web-0\nNamespace:      default\nTolerations:    node.alpha.kubernetes.io/notReady=:Exists:NoExecute for 300s\n                dedicated=gpu:Equal:NoSchedule\n";
+        let mut out = Parsed::default();
+        parse_object(&lines(text), 1, &mut out);
+        let t = &out.workloads[0].pod.tolerations;
+        assert_eq!(
+            t[0],
+            Toleration::new(
+                "node.alpha.kubernetes.io/notReady",
+                Operator::Exists,
+                "",
+                TaintEffect::NoExecute
+            )
+            .with_seconds(Some(300))
+        );
+        assert_eq!(
+            t[1],
+            Toleration::new("dedicated", Operator::Equal, "gpu", TaintEffect::NoSchedule)
+        );
+        assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+
+        // kubectl 1.7 to 1.18: no operator shown; an empty value cannot tell Exists
+        // from Equal.
+        let text = "Name:           web-0\nNamespace:      default\nTolerations:    node.kubernetes.io/not-ready:NoExecute for 300s\n                dedicated=gpu:NoSchedule\n";
+        let mut out = Parsed::default();
+        parse_object(&lines(text), 1, &mut out);
+        let lossy: Vec<usize> = out
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == Code::Lossy)
+            .map(|d| d.location.line)
+            .collect();
+        assert_eq!(lossy, vec![3]);
+        // 1.19 and later print `op=Exists`: then no doubt.
+        let text = "Name:           web-0\nNamespace:      default\nTolerations:    node.kubernetes.io/not-ready:NoExecute op=Exists for 300s\n                team:NoSchedule\n";
+        let mut out = Parsed::default();
+        parse_object(&lines(text), 1, &mut out);
+        assert!(out.diagnostics.is_empty());
+    }
+
+    #[test]
+    fn unschedulable_unknown_without_its_line() {
+        let text = "Name:\t\t\tworker-7\nRole:\nLabels:\t\t\tzone=a\nTaints:\t\t\t<none>\nCreationTimestamp:\tWed, 30 Aug 2017 11:11:59 -0400\n";
+        let mut out = Parsed::default();
+        parse_object(&lines(text), 1, &mut out);
+        assert_eq!(out.nodes[0].unschedulable_state(), None);
+        assert_eq!(out.diagnostics[0].code, Code::Lossy);
+        let text = "Name:  worker-7\nTaints:  <none>\nUnschedulable:  false\n";
+        let mut out = Parsed::default();
+        parse_object(&lines(text), 1, &mut out);
+        assert_eq!(out.nodes[0].unschedulable_state(), Some(false));
     }
 }

@@ -88,7 +88,7 @@ fn load() -> Vec<Entry> {
 /// `event.N.scheduled`, `event.N.releases`, `event.N.double-period`,
 /// `event.N.preemption`, `commands`, `command.N.args`, `command.N.ok`, `command.N.results` (`node:outcome`), `nodes`,
 /// `node.N.name`, `node.N.taints`, `node.N.unschedulable` (`true`/`false`/`unknown`),
-/// `tolerations` (all read), `errors`.
+/// `tolerations` (all read), `errors`, `lossy` (facts the layout hides, said so).
 fn fact(p: &Parsed, key: &str) -> String {
     let parts: Vec<&str> = key.split('.').collect();
     let idx = |i: usize| parts.get(i).and_then(|s| s.parse::<usize>().ok());
@@ -185,6 +185,12 @@ fn fact(p: &Parsed, key: &str) -> String {
                 .sum::<usize>())
         .to_string(),
         "errors" => p.errors().count().to_string(),
+        "lossy" => p
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == Code::Lossy)
+            .count()
+            .to_string(),
         _ => panic!("unknown fact {key}"),
     }
 }
