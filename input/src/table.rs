@@ -147,9 +147,10 @@ pub(crate) fn rows(h: &Header, lines: &[(usize, &str)]) -> Vec<Row> {
         if line.trim().is_empty() || is_rule(line) {
             continue;
         }
-        let cols = columns(line);
-        let lead_dots = cols.first().is_some_and(|c| c.1 == "...") as usize;
-        let cols = &cols[lead_dots..];
+        // Docs elide the first columns with `...`.
+        let t = line.trim_start();
+        let cols = columns(t.strip_prefix("...").unwrap_or(t));
+        let cols = &cols[..];
         // The type column (or, without one, the reason column) places the row.
         let (anchor, anchor_idx) = match h.type_idx {
             Some(t) => (
