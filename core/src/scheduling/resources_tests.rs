@@ -670,6 +670,25 @@ proptest! {
     }
 
     #[test]
+    fn batch_grouped_equals_naive(
+        (nodes, allocs, bound) in arb_cluster(),
+        pods in proptest::collection::vec(arb_pod("p"), 1..5),
+        minor in 25u16..38,
+    ) {
+        let o = at(minor);
+        let states = node_states_with_allocatable(&nodes, &allocs, &bound, o);
+        let naive = schedule_naive_states(&pods, &nodes, &states, o);
+        let index = PlacementIndex::with_allocatable(&nodes, &allocs, &bound, &pods, o);
+        let grouped = index.schedule(&pods);
+        for (i, r) in naive.iter().enumerate() {
+            prop_assert_eq!(grouped.outcome(i), Some(&r.outcome));
+            for (j, cell) in r.nodes.iter().enumerate() {
+                prop_assert_eq!(grouped.cell(i, j), Some(cell));
+            }
+        }
+    }
+
+    #[test]
     fn removing_bound_pods_never_breaks_a_fit(
         (nodes, allocs, bound) in arb_cluster(),
         p in arb_pod("p"),
