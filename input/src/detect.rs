@@ -106,11 +106,8 @@ fn is_table_header(line: &str) -> bool {
 
 /// A FailedScheduling message that is not a field of a YAML/JSON object.
 fn is_event_line(line: &str) -> bool {
-    if !event::looks_like_failed_scheduling(line) {
-        return false;
-    }
     let t = line.trim_start();
-    if t.starts_with(['{', '-']) {
+    if t.starts_with(['{', '-']) || !event::looks_like_failed_scheduling(line) {
         return false;
     }
     // `"message": "0/3 ..."` is a JSON field; a quoted message alone is a message.

@@ -51,6 +51,9 @@ pub(crate) fn columns(line: &str) -> Vec<(usize, &str)> {
     out
 }
 
+/// Longest header line considered.
+const MAX_HEADER: usize = 400;
+
 const HEADER_WORDS: [&str; 17] = [
     "type",
     "reason",
@@ -86,6 +89,10 @@ impl Header {
 /// Reads an events table header (`Type  Reason  Age  From  Message`, `LAST SEEN  TYPE
 /// REASON  OBJECT  MESSAGE`, ...).
 pub(crate) fn header(line: &str) -> Option<Header> {
+    // A header is short; a long line (minified JSON) is never one.
+    if line.len() > MAX_HEADER {
+        return None;
+    }
     let cols = columns(line.trim_end_matches('\r'));
     let names: Vec<String> = cols
         .iter()
@@ -260,6 +267,9 @@ pub(crate) struct NodeHeader {
 /// Reads a `kubectl get nodes` header: `NAME STATUS ROLES AGE VERSION`, or custom
 /// columns with a `TAINTS` column (`NODE TAINTS`).
 pub(crate) fn node_header(line: &str) -> Option<NodeHeader> {
+    if line.len() > MAX_HEADER {
+        return None;
+    }
     if line.starts_with([' ', '\t']) {
         return None;
     }
