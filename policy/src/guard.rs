@@ -2,7 +2,7 @@
 //! taints whose key matches a protected glob, and `spec.taints` is validated with the
 //! apiserver's messages.
 
-use crate::quote;
+use crate::quote_for;
 use serde_json::Value;
 use taintlab_core::matching::taint_to_string;
 use taintlab_core::validation::{NODE_TAINTS_PATH, validate_node_taints};
@@ -126,7 +126,10 @@ pub fn evaluate_node(req: &Request<'_>, settings: &Settings) -> Decision {
                 let who = if req.user.username.is_empty() {
                     String::from("this user")
                 } else {
-                    format!("user {}", quote(&req.user.username))
+                    format!(
+                        "user {}",
+                        quote_for(&req.user.username, kube_version(settings))
+                    )
                 };
                 if !added.is_empty() {
                     decision.violations.push(Violation {

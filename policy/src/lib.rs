@@ -28,6 +28,7 @@ pub mod mutate;
 pub mod nodelist;
 pub mod nodes;
 pub mod payload;
+#[cfg(feature = "placement")]
 pub mod placement;
 pub mod pod;
 pub mod request;
@@ -315,7 +316,16 @@ pub fn subject_exemption(
         .then(|| format!("service account {ns}:{name}"))
 }
 
-/// Quotes a user-supplied string for messages, the way the apiserver does (Go `%q`).
+/// Quotes a user-supplied string for messages, the way the apiserver does (Go `%q`),
+/// with the Unicode tables of the newest modelled release's Go. Used where no release
+/// is chosen yet (reading the request and the settings); see [`quote_for`].
 pub fn quote(s: &str) -> String {
     taintlab_core::validation::go_quote(s)
+}
+
+/// [`quote`] as the Go release that built Kubernetes `version` prints it (core's
+/// `GoUnicode::for_release`: which code points `%q` leaves as they are).
+pub fn quote_for(s: &str, version: taintlab_core::KubeVersion) -> String {
+    use taintlab_core::validation::{GoUnicode, go_quote_with};
+    go_quote_with(s, GoUnicode::for_release(version))
 }

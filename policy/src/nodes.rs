@@ -5,7 +5,7 @@
 //! `kubernetes/list_resources_all` request to make, fetches it, reads it with
 //! [`parse_node_list`] and passes the nodes to [`crate::evaluate`].
 
-use crate::quote;
+use crate::quote_for;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use taintlab_core::matching::{describe_toleration, taint_to_string, tolerates};
@@ -91,7 +91,7 @@ pub fn node_list_plan(
     }
     let needs = request::SpecNeeds {
         containers: false,
-        affinity: true,
+        affinity: cfg!(feature = "placement"),
     };
     let spec_value = parts.spec(needs, "spec").ok()?;
     let spec = spec_value.as_ref();
@@ -112,6 +112,9 @@ pub fn node_list_plan(
     }
     // The placement check reads labels when the pod selects nodes, or when the
     // dedicated-nodes mutation will give it a required node affinity.
+    #[cfg(not(feature = "placement"))]
+    let selects_nodes = false;
+    #[cfg(feature = "placement")]
     let selects_nodes = placement_check
         && (crate::placement::spec_restricts_nodes(spec)
             || crate::settings::RuleView::for_rule(settings, settings.rule_for(&req.namespace))
@@ -197,7 +200,7 @@ pub fn check(
                         "{}[{i}]: toleration {} tolerates taints of nodes matching {}: {}",
                         review.tolerations_path,
                         describe_toleration(tol),
-                        quote(sel),
+                        quote_for(sel, semantics.version),
                         hits.join(", ")
                     ),
                 });
@@ -244,30 +247,24 @@ pub fn check(
             _ => PreemptionPolicy::PreemptLowerPriority,
         };
         let tolerations = effective_tolerations(review);
-        // The pod as it reaches the scheduler: after this policy's own mutation (the
-        // dedicated-nodes affinity) when there was one.
-        let mutated_spec = decision
-            .mutated_object
-            .as_ref()
-            .zip(review.kind.pod_spec_pointer())
-            .and_then(|(o, p)| o.pointer(p));
-        let placement = crate::placement::pod_placement(mutated_spec.or(review.spec));
-        let message = match &cluster.placement_nodes {
-            Some(nodes) if cluster.nodes > 0 && crate::placement::restricts_nodes(&placement) => {
-                crate::placement::failed_scheduling(
-                    &tolerations,
-                    &preemption_policy,
-                    &placement,
-                    nodes,
-                    semantics,
-                )
-            }
-            _ => cluster.failed_scheduling(&tolerations, &preemption_policy, semantics),
-        };
+        #[cfg(not(feature = "placement"))]
+        let (message, restricted) = (
+            cluster.failed_scheduling(&tolerations, &preemption_policy, semantics),
+            false,
+        );
+        #[cfg(feature = "placement")]
+        let (message, restricted) = placement_message(
+            review,
+            cluster,
+            decision,
+            &tolerations,
+            &preemption_policy,
+            semantics,
+        );
         if let Some(msg) = message {
             let what = if review.kind == Kind::Workload(WorkloadKind::DaemonSet) {
                 "no node runs this DaemonSet's pods"
-            } else if crate::placement::restricts_nodes(&placement) {
+            } else if restricted {
                 "no node accepts the pod"
             } else {
                 "no node accepts the pod's tolerations"
@@ -291,4 +288,37 @@ fn finding(decision: &mut Decision, action: Action, text: String) {
 
 fn same_taint(a: &Taint, b: &Taint) -> bool {
     a.key == b.key && a.value == b.value && a.effect == b.effect
+}
+
+/// The FailedScheduling message for the pod as it reaches the scheduler (after this
+/// policy's own mutation, the dedicated-nodes affinity, when there was one), and whether
+/// the pod selects nodes by label or name. Pods that do not select nodes use the grouped
+/// taint-only path (the same text, see the placement module's tests).
+#[cfg(feature = "placement")]
+fn placement_message(
+    review: &PodReview<'_>,
+    cluster: &Cluster,
+    decision: &Decision,
+    tolerations: &[taintlab_core::Toleration],
+    preemption_policy: &PreemptionPolicy,
+    semantics: Semantics,
+) -> (Option<String>, bool) {
+    let mutated_spec = decision
+        .mutated_object
+        .as_ref()
+        .zip(review.kind.pod_spec_pointer())
+        .and_then(|(o, p)| o.pointer(p));
+    let placement = crate::placement::pod_placement(mutated_spec.or(review.spec));
+    let restricted = crate::placement::restricts_nodes(&placement);
+    let message = match &cluster.placement_nodes {
+        Some(nodes) if cluster.nodes > 0 && restricted => crate::placement::failed_scheduling(
+            tolerations,
+            preemption_policy,
+            &placement,
+            nodes,
+            semantics,
+        ),
+        _ => cluster.failed_scheduling(tolerations, preemption_policy, semantics),
+    };
+    (message, restricted)
 }

@@ -213,3 +213,125 @@ fn judged_pod(
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cluster::Cluster;
+    use taintlab_core::{KubeVersion, Operator, Taint, TaintEffect};
+
+    fn node(name: &str, labels: &[(&str, &str)], taints: &[(&str, &str)], cordoned: bool) -> Node {
+        Node {
+            name: String::from(name),
+            labels: labels
+                .iter()
+                .map(|(k, v)| (String::from(*k), String::from(*v)))
+                .collect(),
+            taints: taints
+                .iter()
+                .map(|(k, v)| Taint::new(k, v, TaintEffect::NoSchedule))
+                .collect(),
+            unschedulable: cordoned,
+            ..Node::default()
+        }
+    }
+
+    /// Pods that select no nodes get the same text from the engine's placement chain as
+    /// from the policy's grouped taint-only path, for every release shape.
+    #[test]
+    fn taint_only_pods_agree_with_the_grouped_path() {
+        let nodes = vec![
+            node("a", &[("pool", "gpu")], &[("dedicated", "gpu")], false),
+            node("b", &[], &[], true),
+            node("c", &[("pool", "gpu")], &[("dedicated", "gpu")], false),
+            node("d", &[], &[("x", "")], false),
+        ];
+        let cluster = Cluster::from_nodes(&nodes, None);
+        let tolerations = [
+            vec![],
+            vec![Toleration::new(
+                "dedicated",
+                Operator::Exists,
+                "",
+                TaintEffect::Empty,
+            )],
+        ];
+        for minor in 25..=KubeVersion::NEWEST.minor {
+            let semantics = Semantics::at(KubeVersion::new(minor, 0));
+            for tols in &tolerations {
+                for policy in [
+                    PreemptionPolicy::PreemptLowerPriority,
+                    PreemptionPolicy::Never,
+                ] {
+                    assert_eq!(
+                        failed_scheduling(
+                            tols,
+                            &policy,
+                            &PodPlacement::default(),
+                            &nodes,
+                            semantics
+                        ),
+                        cluster.failed_scheduling(tols, &policy, semantics),
+                        "1.{minor} {tols:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn reads_selector_and_affinity_leniently() {
+        let spec = serde_json::json!({
+            "nodeSelector": {"pool": "gpu", "bad": 3},
+            "affinity": {"nodeAffinity": {
+                "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+                    {"matchExpressions": [{"key": "zone", "operator": "In", "values": ["a", 1]}],
+                     "matchFields": [{"key": "metadata.name", "operator": "In", "values": ["n1"]}]}
+                ]},
+                "preferredDuringSchedulingIgnoredDuringExecution": [
+                    {"weight": 5, "preference": {"matchExpressions": [{"key": "ssd", "operator": "Exists"}]}}
+                ]
+            }}
+        });
+        let p = pod_placement(Some(&spec));
+        assert_eq!(p.node_selector.len(), 1);
+        let req = p.required_node_affinity().unwrap();
+        assert_eq!(
+            req.node_selector_terms[0].match_expressions[0].values,
+            ["a"]
+        );
+        assert_eq!(
+            req.node_selector_terms[0].match_fields[0].key,
+            "metadata.name"
+        );
+        assert_eq!(p.preferred_node_affinity()[0].weight, 5);
+        assert!(restricts_nodes(&p) && spec_restricts_nodes(Some(&spec)));
+        let only_preferred = serde_json::json!({"affinity": {"nodeAffinity":
+            {"preferredDuringSchedulingIgnoredDuringExecution": []}}});
+        assert!(!restricts_nodes(&pod_placement(Some(&only_preferred))));
+        assert!(!spec_restricts_nodes(Some(&only_preferred)));
+        // Wrong shapes never panic and select nothing.
+        for bad in [
+            serde_json::json!({"nodeSelector": [1], "affinity": 5}),
+            serde_json::json!({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": []}}}),
+        ] {
+            assert!(!restricts_nodes(&pod_placement(Some(&bad))), "{bad}");
+        }
+        // A matchFields term pins the pod to one node.
+        let nodes = vec![
+            node("n1", &[("zone", "a")], &[], false),
+            node("n2", &[("zone", "a")], &[], false),
+        ];
+        assert_eq!(
+            feasible_nodes(&[], &p, &nodes, Semantics::at(KubeVersion::NEWEST)),
+            Vec::<&str>::new(),
+            "pool label missing"
+        );
+        let mut q = p.clone();
+        q.node_selector.clear();
+        assert_eq!(
+            feasible_nodes(&[], &q, &nodes, Semantics::at(KubeVersion::NEWEST)),
+            vec!["n1"]
+        );
+    }
+}

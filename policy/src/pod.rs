@@ -5,7 +5,7 @@
 //! against witness taints), never by how they are spelled, so `{operator: Exists}`,
 //! key-only `Exists` and effect-less tolerations cannot slip past a rule.
 
-use crate::quote;
+use crate::quote_for;
 use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
@@ -22,7 +22,7 @@ use crate::mutate;
 use crate::nodes;
 use crate::request::{self, Kind, Operation, Request};
 pub use crate::review::{PodReview, effective_tolerations, is_system_toleration, short};
-use crate::settings::{AllowedToleration, RuleView, Settings, TaintPattern};
+use crate::settings::{AllowedToleration, RuleView, Settings, TaintPattern, kube_version};
 use crate::{Decision, Violation, ViolationKind, glob, subject_exemption};
 
 /// The pod-bearing kinds.
@@ -54,7 +54,8 @@ pub fn evaluate_pod(
     let needs = request::SpecNeeds {
         containers: settings.extended_resource_tolerations
             != crate::settings::ExtendedResources::Off,
-        affinity: view.dedicated.is_some() || settings.node_checks.enabled,
+        affinity: view.dedicated.is_some()
+            || (cfg!(feature = "placement") && settings.node_checks.enabled),
     };
     let pre_read = req
         .object_parts
@@ -402,7 +403,7 @@ fn governance(review: &PodReview<'_>, decision: &mut Decision) {
                 kind: ViolationKind::NotAllowed,
                 message: format!(
                     "{at}: toleration {desc} is not in the allowed tolerations for namespace {}",
-                    quote(&review.req.namespace)
+                    quote_for(&review.req.namespace, kube_version(review.settings))
                 ),
             });
         }

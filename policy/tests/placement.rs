@@ -2,6 +2,8 @@
 //! placement chain against the listed nodes and their labels, and the dedicated-nodes
 //! mutation shown to confine the pod to its pool.
 
+#![cfg(feature = "placement")]
+
 mod common;
 
 use common::*;

@@ -64,3 +64,45 @@ fn label_selectors_are_read_as_upstream_reads_them() {
         )))
     );
 }
+
+#[test]
+fn values_are_quoted_with_the_chosen_releases_unicode_tables() {
+    // U+1FAE0 was assigned in Unicode 14.0: Go 1.20 (Kubernetes 1.27 - 1.28, Unicode
+    // 13.0) escapes it in `%q`, Go 1.21 on (Kubernetes 1.29 on) prints it.
+    let at = |version: &str| {
+        validate_error(json!({"kubernetesVersion": version,
+            "protectedTaints": [{"key": "a", "effect": "x\u{1fae0}"}]}))
+    };
+    assert!(
+        at("1.28").contains("\"x\\U0001fae0\" is not one of"),
+        "{}",
+        at("1.28")
+    );
+    assert!(
+        at("1.29").contains("\"x\u{1fae0}\" is not one of"),
+        "{}",
+        at("1.29")
+    );
+    // Decisions quote the same way: the namespace in an allow-list rejection.
+    let s = |version: &str| {
+        Settings::from_value(&json!({"kubernetesVersion": version, "allowedTolerations": []}))
+            .unwrap()
+    };
+    let req = json!({"kind": {"kind": "Pod"}, "operation": "CREATE", "namespace": "ns\u{1fae0}",
+        "object": {"metadata": {"name": "p"}, "spec": {"tolerations": [{"key": "k", "operator": "Exists"}]}}});
+    let message = |version: &str| {
+        taintlab_policy::evaluate(&req, &s(version), None)
+            .message
+            .unwrap_or_default()
+    };
+    assert!(
+        message("1.28").contains("namespace \"ns\\U0001fae0\""),
+        "{}",
+        message("1.28")
+    );
+    assert!(
+        message("1.35").contains("namespace \"ns\u{1fae0}\""),
+        "{}",
+        message("1.35")
+    );
+}

@@ -1,7 +1,7 @@
 //! [`Settings::validate`]: everything that cannot work, each problem with its JSON path.
 
-use crate::quote;
 use taintlab_core::labels::Selector;
+use taintlab_core::validation::{GoUnicode, go_quote_with};
 use taintlab_core::validation::{is_label_value, is_qualified_name, validate_tolerations};
 use taintlab_core::{KubeVersion, Operator, TaintEffect, Toleration};
 
@@ -15,22 +15,28 @@ use crate::jsonread::with_suggestion;
 impl Settings {
     /// Checks the settings; the error lists every problem, separated by `; `.
     pub fn validate(&self) -> Result<(), String> {
-        let mut errors = Vec::new();
+        // Values are quoted as the Go release that built the chosen Kubernetes release
+        // prints them (`%q` with its Unicode tables); an unreadable version quotes as
+        // the newest.
+        let mut errors = Errors {
+            list: Vec::new(),
+            unicode: GoUnicode::for_release(super::kube_version(self)),
+        };
         self.collect_errors(&mut errors);
-        if errors.is_empty() {
+        if errors.list.is_empty() {
             Ok(())
         } else {
-            Err(errors.join("; "))
+            Err(errors.list.join("; "))
         }
     }
 
-    fn collect_errors(&self, errors: &mut Vec<String>) {
+    fn collect_errors(&self, errors: &mut Errors) {
         let version = match self.kubernetes_version.as_deref() {
             None => KubeVersion::NEWEST,
             Some(v) => KubeVersion::parse(v).unwrap_or_else(|| {
                 errors.push(format!(
                     "kubernetesVersion: {} is not a Kubernetes release like \"1.35\"",
-                    quote(v)
+                    errors.quote(v)
                 ));
                 KubeVersion::NEWEST
             }),
@@ -203,7 +209,7 @@ impl Settings {
         view: &RuleView<'_>,
         prefix: &str,
         version: KubeVersion,
-        errors: &mut Vec<String>,
+        errors: &mut Errors,
     ) {
         let mut lists: Vec<(String, Vec<Toleration>)> = Vec::new();
         if let Some(defaults) = view.own_defaults {
@@ -262,7 +268,7 @@ impl Settings {
 }
 
 impl TaintPattern {
-    fn validate(&self, path: &str, errors: &mut Vec<String>) {
+    fn validate(&self, path: &str, errors: &mut Errors) {
         check_key_choice(
             self.key.as_deref(),
             self.key_pattern.as_deref(),
@@ -274,7 +280,7 @@ impl TaintPattern {
         {
             errors.push(format!(
                 "{path}.value: {} is not a valid taint value",
-                quote(v)
+                errors.quote(v)
             ));
         }
         if let Some(e) = &self.effect {
@@ -284,7 +290,7 @@ impl TaintPattern {
 }
 
 impl AllowedToleration {
-    fn validate(&self, path: &str, errors: &mut Vec<String>) {
+    fn validate(&self, path: &str, errors: &mut Errors) {
         check_key_choice(
             self.key.as_deref(),
             self.key_pattern.as_deref(),
@@ -301,7 +307,7 @@ impl AllowedToleration {
                 if !is_label_value(v) {
                     errors.push(format!(
                         "{path}.values[{i}]: {} is not a valid taint value",
-                        quote(v)
+                        errors.quote(v)
                     ));
                 }
             }
@@ -326,12 +332,7 @@ impl AllowedToleration {
     }
 }
 
-fn check_key_choice(
-    key: Option<&str>,
-    pattern: Option<&str>,
-    path: &str,
-    errors: &mut Vec<String>,
-) {
+fn check_key_choice(key: Option<&str>, pattern: Option<&str>, path: &str, errors: &mut Errors) {
     match (key, pattern) {
         (Some(_), Some(_)) => {
             errors.push(format!("{path}: give either key or keyPattern, not both"))
@@ -339,23 +340,26 @@ fn check_key_choice(
         (None, None) => errors.push(format!("{path}: key or keyPattern is required")),
         (Some(k), None) => {
             if !is_qualified_name(k) {
-                errors.push(format!("{path}.key: {} is not a valid taint key", quote(k)));
+                errors.push(format!(
+                    "{path}.key: {} is not a valid taint key",
+                    errors.quote(k)
+                ));
             }
         }
         (None, Some(p)) => {
             if let Err(e) = glob::check(p, Alphabet::QualifiedName) {
-                errors.push(format!("{path}.keyPattern: {}: {e}", quote(p)));
+                errors.push(format!("{path}.keyPattern: {}: {e}", errors.quote(p)));
             }
         }
     }
 }
 
-fn check_effect(effect: &str, path: &str, errors: &mut Vec<String>) {
+fn check_effect(effect: &str, path: &str, errors: &mut Errors) {
     if !TaintEffect::parse(effect).is_known() {
         errors.push(with_suggestion(
             format!(
                 "{path}: {} is not one of NoSchedule, PreferNoSchedule, NoExecute",
-                quote(effect)
+                errors.quote(effect)
             ),
             effect,
             &["NoSchedule", "PreferNoSchedule", "NoExecute"],
@@ -363,7 +367,7 @@ fn check_effect(effect: &str, path: &str, errors: &mut Vec<String>) {
     }
 }
 
-fn check_seconds(seconds: Option<i64>, path: &str, errors: &mut Vec<String>) {
+fn check_seconds(seconds: Option<i64>, path: &str, errors: &mut Errors) {
     if let Some(s) = seconds
         && s < 0
     {
@@ -371,46 +375,42 @@ fn check_seconds(seconds: Option<i64>, path: &str, errors: &mut Vec<String>) {
     }
 }
 
-fn check_default_seconds(d: &DefaultTolerationSeconds, path: &str, errors: &mut Vec<String>) {
+fn check_default_seconds(d: &DefaultTolerationSeconds, path: &str, errors: &mut Errors) {
     check_seconds(d.not_ready, &format!("{path}.notReady"), errors);
     check_seconds(d.unreachable, &format!("{path}.unreachable"), errors);
 }
 
-fn check_globs(globs: &[String], path: &str, alphabet: Alphabet, errors: &mut Vec<String>) {
+fn check_globs(globs: &[String], path: &str, alphabet: Alphabet, errors: &mut Errors) {
     for (i, g) in globs.iter().enumerate() {
         if let Err(e) = glob::check(g, alphabet) {
-            errors.push(format!("{path}[{i}]: {}: {e}", quote(g)));
+            errors.push(format!("{path}[{i}]: {}: {e}", errors.quote(g)));
         }
     }
 }
 
-fn check_service_accounts(globs: &[String], path: &str, errors: &mut Vec<String>) {
+fn check_service_accounts(globs: &[String], path: &str, errors: &mut Errors) {
     for (i, g) in globs.iter().enumerate() {
         match g.split_once(':') {
             Some((ns, name)) if !name.contains(':') => {
                 if let Err(e) = glob::check(ns, Alphabet::Namespace) {
-                    errors.push(format!("{path}[{i}]: namespace part of {}: {e}", quote(g)));
+                    errors.push(format!("{path}[{i}]: namespace part of {}: {e}", errors.quote(g)));
                 }
                 if let Err(e) = glob::check(name, Alphabet::QualifiedName) {
-                    errors.push(format!("{path}[{i}]: name part of {}: {e}", quote(g)));
+                    errors.push(format!("{path}[{i}]: name part of {}: {e}", errors.quote(g)));
                 }
             }
             _ => errors.push(format!(
-                "{path}[{i}]: {} must have the form namespace:name (globs allowed, e.g. kube-system:*)", quote(g)
+                "{path}[{i}]: {} must have the form namespace:name (globs allowed, e.g. kube-system:*)", errors.quote(g)
             )),
         }
     }
 }
 
-fn check_node_selector_requirement(
-    r: &NodeSelectorRequirement,
-    path: &str,
-    errors: &mut Vec<String>,
-) {
+fn check_node_selector_requirement(r: &NodeSelectorRequirement, path: &str, errors: &mut Errors) {
     if !is_qualified_name(&r.key) {
         errors.push(format!(
             "{path}.key: {} is not a valid label key",
-            quote(&r.key)
+            errors.quote(&r.key)
         ));
     }
     match r.operator.as_str() {
@@ -425,7 +425,7 @@ fn check_node_selector_requirement(
                 if !is_label_value(v) {
                     errors.push(format!(
                         "{path}.values[{i}]: {} is not a valid label value",
-                        quote(v)
+                        errors.quote(v)
                     ));
                 }
             }
@@ -446,10 +446,27 @@ fn check_node_selector_requirement(
         other => errors.push(with_suggestion(
             format!(
                 "{path}.operator: {} is not one of In, NotIn, Exists, DoesNotExist, Gt, Lt",
-                quote(other)
+                errors.quote(other)
             ),
             other,
             &["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"],
         )),
+    }
+}
+
+/// The problems found so far, and how values are quoted in them.
+struct Errors {
+    list: Vec<String>,
+    unicode: GoUnicode,
+}
+
+impl Errors {
+    fn push(&mut self, e: String) {
+        self.list.push(e);
+    }
+
+    /// Go's `%q` with the tables of the chosen release's Go.
+    fn quote(&self, s: &str) -> String {
+        go_quote_with(s, self.unicode)
     }
 }
