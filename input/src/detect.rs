@@ -202,10 +202,19 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
         }
         let trimmed = line.trim();
         // Commands.
-        if let Some(start) = kubectl::command_start(line) {
+        // A command quoted as inline code in prose (`` `kubectl taint ...` ``).
+        let direct = kubectl::command_start(line);
+        let inline = match direct {
+            None => kubectl::inline_command(line),
+            Some(_) => None,
+        };
+        if let Some(start) = direct.or(inline.as_ref().map(|x| x.1)) {
             c.flush(off, i);
             flush_skipped(&mut c.out, &mut skipped);
-            let window = c.lines.window(off, i + 1, 500);
+            let window = match &inline {
+                Some((blanked, _)) => vec![(i + 1, blanked.as_str())],
+                None => c.lines.window(off, i + 1, 500),
+            };
             let (words, used, err) = kubectl::shell_words(&window, start);
             let used = used.clamp(1, window.len().max(1));
             let cmd_text: String = window[..used]
@@ -486,6 +495,9 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
 /// returns the number of lines it used.
 fn events_table(c: &mut Ctx, off: usize, i: usize, line: &str) -> Option<usize> {
     let label = table::is_events_label(line);
+    if !label && table::is_get_events_row(line) {
+        return Some(table_body(c, off, i, table::Header::get_events(), 0));
+    }
     let mut window = c.lines.window(off, i + 1, 2);
     let header_at = if label {
         if line.contains("<none>") {
@@ -508,14 +520,22 @@ fn events_table(c: &mut Ctx, off: usize, i: usize, line: &str) -> Option<usize> 
     } else {
         header_at
     };
+    let skip = 1 + header_at;
+    window.clear();
+    Some(table_body(c, off, i, h, skip))
+}
+
+/// Reads the body of an events table whose first `skip` lines (label, header) are at
+/// line `i`; returns the number of lines used.
+fn table_body(c: &mut Ctx, off: usize, i: usize, h: table::Header, skip: usize) -> usize {
     c.flush(off, i);
     // The body: up to a blank line, a command, or the start of YAML/JSON.
     let mut body = Vec::new();
-    let mut end = c.lines.at(off).1;
-    if header_at == 1 {
+    let mut end = off;
+    for _ in 0..skip {
         end = c.lines.at(end).1;
     }
-    let mut no = i + 2 + header_at;
+    let mut no = i + 1 + skip;
     while end < c.lines.text.len() {
         let (l, nx) = c.lines.at(end);
         let t = l.trim();
@@ -532,13 +552,12 @@ fn events_table(c: &mut Ctx, off: usize, i: usize, line: &str) -> Option<usize> 
         no += 1;
         end = nx;
     }
-    window.clear();
-    let used = 1 + header_at + body.len();
-    let doc = c.new_doc(Form::EventMessage, i + 1, i + used);
+    let used = skip + body.len();
+    let doc = c.new_doc(Form::EventMessage, i + 1, i + used.max(1));
     let rows = table::rows(&h, &body);
     let evs = table::events(&rows, doc, None);
     c.out.events.extend(evs);
-    Some(used)
+    used
 }
 
 fn flush_skipped(out: &mut Parsed, skipped: &mut Option<(usize, usize)>) {

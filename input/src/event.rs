@@ -546,6 +546,30 @@ fn parse_old(body: &str) -> Option<(FitMessage, VersionRange)> {
             // Seen from 1.6 clusters (kops, mid-2017) to 1.7; 1.8 prints `0/N`.
             VersionRange::between(KubeVersion::new(6, 0), KubeVersion::new(8, 0)),
         )
+    } else if let Some(i) = body.find("fit failure on node (") {
+        // 1.4/1.5 with one node: `fit failure on node (name): Reason, Reason`.
+        let rest = &body[i..];
+        let items = rest.split_once("): ").map_or("", |x| x.1);
+        let mut fit = FitMessage {
+            total_unknown: true,
+            ..FitMessage::default()
+        };
+        for r in items.trim().trim_end_matches('.').split(',') {
+            let r = r.trim();
+            if r.is_empty() {
+                continue;
+            }
+            let kind = match r {
+                "PodToleratesNodeTaints" => ReasonKind::TaintsNotTolerated,
+                r => classify(r),
+            };
+            fit.reasons.push(ReasonCount {
+                count: 1,
+                reason: r.to_string(),
+                kind,
+            });
+        }
+        return Some((fit, VersionRange::below(KubeVersion::new(7, 0))));
     } else if body.starts_with("pod (") && body.contains(FAILED_TO_FIT) {
         ("", VersionRange::below(KubeVersion::new(7, 0)))
     } else {

@@ -182,6 +182,34 @@ pub(crate) fn command_start(line: &str) -> Option<usize> {
     None
 }
 
+/// A kubectl command quoted as inline code in a line of prose: the line with everything
+/// outside the backticks blanked (columns stay those of the paste), and the byte offset
+/// where the command starts in it.
+pub(crate) fn inline_command(line: &str) -> Option<(String, usize)> {
+    let open = ["`kubectl ", "`k ", "`oc "]
+        .iter()
+        .filter_map(|p| line.find(p))
+        .min()?;
+    let close = open + 1 + line[open + 1..].find('`')?;
+    let mut blanked = String::with_capacity(line.len());
+    let mut start = 0;
+    for (b, ch) in line.char_indices() {
+        if b == open + 1 {
+            start = blanked.len();
+        }
+        if b > open && b < close {
+            blanked.push(ch);
+        } else {
+            blanked.push(' ');
+        }
+    }
+    let cmd = blanked[start..].trim_end();
+    let mut words = cmd.split_whitespace();
+    let first = words.next()?;
+    let ok = first == "kubectl" || words.next().is_some_and(|v| KUBECTL_VERBS.contains(&v));
+    ok.then(|| (blanked.trim_end().to_string(), start))
+}
+
 const KUBECTL_VERBS: [&str; 14] = [
     "taint", "get", "describe", "cordon", "uncordon", "drain", "apply", "label", "edit", "delete",
     "create", "events", "patch", "logs",
@@ -545,6 +573,11 @@ mod tests {
             None
         );
         assert_eq!(command_start("k is a letter"), None);
+        let (blanked, start) =
+            inline_command("Run `kubectl taint nodes n1 a=b:NoSchedule` and retry.").unwrap();
+        assert_eq!(&blanked[start..], "kubectl taint nodes n1 a=b:NoSchedule");
+        assert_eq!(start, 5);
+        assert!(inline_command("use `k` as an alias").is_none());
     }
 
     #[test]

@@ -86,6 +86,32 @@ impl Header {
     }
 }
 
+impl Header {
+    /// The columns of `kubectl get events` / `kubectl events` rows pasted without their
+    /// header: `LAST SEEN TYPE REASON OBJECT MESSAGE`.
+    pub(crate) fn get_events() -> Self {
+        Self {
+            type_idx: Some(1),
+            reason_idx: 2,
+            object_idx: Some(3),
+            name_idx: None,
+        }
+    }
+}
+
+/// A `kubectl get events` row without its header: `118s  Warning  FailedScheduling
+/// pod/web-0  0/2 nodes are available: ...`.
+pub(crate) fn is_get_events_row(line: &str) -> bool {
+    if line.starts_with([' ', '\t']) || line.len() > 100_000 {
+        return false;
+    }
+    let cols: Vec<&str> = columns(line).into_iter().take(5).map(|c| c.1).collect();
+    cols.len() == 5
+        && matches!(cols[1], "Normal" | "Warning")
+        && is_reason_word(cols[2])
+        && cols[3].contains('/')
+}
+
 /// Reads an events table header (`Type  Reason  Age  From  Message`, `LAST SEEN  TYPE
 /// REASON  OBJECT  MESSAGE`, ...).
 pub(crate) fn header(line: &str) -> Option<Header> {

@@ -206,7 +206,10 @@ impl Ctx {
                 | "tolerationSeconds" | "timeAdded" | "reason" | "message" | "type" | "count" => {
                     Some(Scalar)
                 }
-                "metadata" | "involvedObject" => Some(Meta),
+                // Event `note`, and structured log lines (`{"msg": ..., "pod": ..., "err":
+                // "0/3 nodes are available: ..."}`), whose messages are read.
+                "note" | "err" | "error" | "msg" | "pod" => Some(Scalar),
+                "metadata" | "involvedObject" | "regarding" => Some(Meta),
                 "spec" => Some(Spec),
                 "status" => Some(Status),
                 "template" => Some(Template),

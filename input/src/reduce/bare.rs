@@ -91,6 +91,31 @@ impl Reducer<'_> {
             }
             return;
         }
+        // A structured log line (`{"msg": ..., "err": "0/3 nodes are available: ..."}`):
+        // its FailedScheduling messages, linked to the pod it names.
+        let before = self.out.events.len();
+        for e in entries {
+            if let Kind::Str(s) = &e.value.kind
+                && event::looks_like_failed_scheduling(s)
+            {
+                let p = join(path, &e.key);
+                self.event_text(s, e.value.pos, &p);
+            }
+        }
+        if self.out.events.len() > before {
+            let pod = entries
+                .iter()
+                .find_map(|e| match (&e.value.kind, e.key.as_str()) {
+                    (Kind::Str(s), "pod" | "pod_name" | "podName") => Some(s.clone()),
+                    _ => None,
+                });
+            for ev in &mut self.out.events[before..] {
+                if ev.object.is_none() {
+                    ev.object = pod.clone();
+                }
+            }
+            return;
+        }
         let keys: Vec<&str> = entries.iter().take(5).map(|e| e.key.as_str()).collect();
         let loc = self.loc(v.pos, path);
         // `My pod does not start, describe says:` is prose, not an object.
