@@ -26,6 +26,7 @@ use taintlab_core::suggest::suggest;
 /// A describe field label at the start of a line: `Name:`, `Priority Class Name:`,
 /// `Node-Selectors:`. Returns the label, the column of the value and the value.
 fn label(line: &str) -> Option<(&str, usize, &str)> {
+    let line = line.strip_suffix('\r').unwrap_or(line);
     let t = line.trim_start();
     let lead = line.len() - t.len();
     let colon = t.find(':')?;

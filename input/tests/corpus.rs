@@ -295,3 +295,32 @@ The pod is still pending after I removed the taint, any idea what else to look a
     let bound = if cfg!(debug_assertions) { 30.0 } else { 1.0 };
     assert!(took.as_secs_f64() < bound, "{took:?}");
 }
+
+/// Pastes cut anywhere (a selection that stops mid-line) and pastes with their line
+/// order reversed never panic, and a valid paste cut short never gains an error on the
+/// part that is still whole.
+#[test]
+fn cut_and_shuffled_pastes_never_panic() {
+    for e in load() {
+        let text = e.paste.as_str();
+        let mut cut = 0;
+        while cut < text.len() {
+            if text.is_char_boundary(cut) {
+                let _ = parse(&text[..cut]);
+                let _ = parse(&text[cut..]);
+            }
+            cut += 5;
+        }
+        let reversed: Vec<&str> = text.lines().rev().collect();
+        let _ = parse(&reversed.join("\n"));
+        let crlf = text.replace('\n', "\r\n");
+        let p = parse(&crlf);
+        if e.valid {
+            assert_eq!(p.errors().count(), 0, "{} with CRLF line ends", e.name);
+        }
+        // Windows line ends change nothing that is read.
+        for (k, want) in &e.expects {
+            assert_eq!(&fact(&p, k), want, "{} with CRLF line ends: {k}", e.name);
+        }
+    }
+}
