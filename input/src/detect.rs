@@ -542,7 +542,7 @@ fn table_body(c: &mut Ctx, off: usize, i: usize, h: table::Header, skip: usize) 
         if t.is_empty()
             || kubectl::command_start(l).is_some()
             || t.starts_with("```")
-            || l.starts_with("---")
+            || (l.starts_with("---") && !(table::is_rule(l) && t != "---"))
             || l.starts_with("apiVersion:")
             || l.starts_with(['{', '['])
         {

@@ -26,6 +26,23 @@ pub(crate) struct Header {
 
 /// Splits a line into columns (runs of two or more spaces, or tabs), with the byte
 /// offset of each.
+/// Columns, or words when the line has no column gaps (a paste whose runs of spaces a
+/// web page collapsed).
+fn columns_or_words(line: &str) -> Vec<(usize, &str)> {
+    let cols = columns(line);
+    if cols.len() > 1 {
+        return cols;
+    }
+    let mut out = Vec::new();
+    let mut pos = 0;
+    for w in line.split_whitespace() {
+        let at = line[pos..].find(w).map_or(pos, |i| i + pos);
+        pos = at + w.len();
+        out.push((at, w));
+    }
+    out
+}
+
 pub(crate) fn columns(line: &str) -> Vec<(usize, &str)> {
     let mut out = Vec::new();
     let b = line.as_bytes();
@@ -54,7 +71,10 @@ pub(crate) fn columns(line: &str) -> Vec<(usize, &str)> {
 /// Longest header line considered.
 const MAX_HEADER: usize = 400;
 
-const HEADER_WORDS: [&str; 17] = [
+const HEADER_WORDS: [&str; 20] = [
+    "last",
+    "seen",
+    "first",
     "type",
     "reason",
     "age",
@@ -119,7 +139,7 @@ pub(crate) fn header(line: &str) -> Option<Header> {
     if line.len() > MAX_HEADER {
         return None;
     }
-    let cols = columns(line.trim_end_matches('\r'));
+    let cols = columns_or_words(line.trim_end_matches('\r'));
     let names: Vec<String> = cols
         .iter()
         .map(|(_, c)| c.to_ascii_lowercase())
@@ -148,7 +168,7 @@ pub(crate) fn is_events_label(line: &str) -> bool {
 }
 
 /// A line of dashes under a header.
-fn is_rule(line: &str) -> bool {
+pub(crate) fn is_rule(line: &str) -> bool {
     let t = line.trim();
     !t.is_empty() && t.chars().all(|c| c == '-' || c.is_whitespace() || c == '.')
 }
@@ -182,7 +202,7 @@ pub(crate) fn rows(h: &Header, lines: &[(usize, &str)]) -> Vec<Row> {
         }
         // Docs elide the first columns with `...`.
         let t = line.trim_start();
-        let cols = columns(t.strip_prefix("...").unwrap_or(t));
+        let cols = columns_or_words(t.strip_prefix("...").unwrap_or(t));
         let cols = &cols[..];
         // The type column (or, without one, the reason column) places the row.
         let (anchor, anchor_idx) = match h.type_idx {
@@ -202,7 +222,15 @@ pub(crate) fn rows(h: &Header, lines: &[(usize, &str)]) -> Vec<Row> {
             ),
             None => (
                 cols.get(h.reason_idx)
-                    .filter(|c| is_reason_word(c.1))
+                    .filter(|c| {
+                        // Event reasons are verbs (`FailedScheduling`, `Scheduled`,
+                        // `Pulled`); a capitalised word that continues a wrapped
+                        // message (`Preemption is not ...`) is not a row.
+                        is_reason_word(c.1)
+                            && (c.1.starts_with("Failed")
+                                || c.1.ends_with("ed")
+                                || c.1 == "BackOff")
+                    })
                     .map(|_| h.reason_idx),
                 h.reason_idx,
             ),
