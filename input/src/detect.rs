@@ -202,6 +202,34 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
         }
         let trimmed = line.trim();
         // Commands.
+        // A command in an Ansible task result, with what it printed.
+        if let Some((words, outs)) = kubectl::ansible_result(line, i + 1) {
+            c.flush(off, i);
+            flush_skipped(&mut c.out, &mut skipped);
+            for (first, kind) in kubectl::kubectl_commands(words) {
+                if let CommandKind::Taint(args) = kind {
+                    let doc = c.new_doc(Form::KubectlTaint, i + 1, i + 1);
+                    let k = c.out.taint_commands.len();
+                    commands::push_taint_command(
+                        &mut c.out,
+                        doc,
+                        line.trim().to_string(),
+                        &first,
+                        args,
+                        opts.kubectl_version,
+                    );
+                    for o in &outs {
+                        let loc = Location::at(doc, i + 1, 1);
+                        if let Some(res) = kubectl::result_line(o, loc, &c.out.taint_commands[k]) {
+                            c.out.taint_commands[k].results.push(res);
+                        }
+                    }
+                }
+            }
+            i += 1;
+            off = next;
+            continue;
+        }
         // A command quoted as inline code in prose (`` `kubectl taint ...` ``).
         let direct = kubectl::command_start(line);
         let inline = match direct {

@@ -114,7 +114,9 @@ pub(crate) fn result_line(
             return None;
         }
         (name.to_string(), Outcome::AlreadyHasTaint)
-    } else if l.starts_with("error: taint \"") && l.ends_with("not found") {
+    } else if (l.starts_with("error: taint \"") || l.starts_with("taint \""))
+        && l.ends_with("not found")
+    {
         (only_node().unwrap_or_default(), Outcome::TaintNotFound)
     } else if let Some(r) = l.strip_prefix("Error from server (NotFound): nodes \"") {
         (
@@ -208,6 +210,52 @@ pub(crate) fn inline_command(line: &str) -> Option<(String, usize)> {
     let first = words.next()?;
     let ok = first == "kubectl" || words.next().is_some_and(|v| KUBECTL_VERBS.contains(&v));
     ok.then(|| (blanked.trim_end().to_string(), start))
+}
+
+/// An Ansible task result quoting a command (`fatal: [cp1]: FAILED! => {"cmd":
+/// ["kubectl", "taint", ...], "stderr": "...", "stdout": "..."}`): the command's words
+/// (all at the column of `"cmd"`) and the lines it printed.
+pub(crate) fn ansible_result(line: &str, line_no: usize) -> Option<(Vec<Word>, Vec<String>)> {
+    let at = line.find("=> {")? + 3;
+    let cmd_at = line[at..].find("\"cmd\":")? + at;
+    if !line[cmd_at..].contains("kubectl") {
+        return None;
+    }
+    let v: serde_json::Value = serde_json::Deserializer::from_str(&line[at..])
+        .into_iter::<serde_json::Value>()
+        .next()?
+        .ok()?;
+    let col = line[..cmd_at].chars().count() + 1;
+    let words: Vec<Word> = match v.get("cmd")? {
+        serde_json::Value::Array(items) => items
+            .iter()
+            .filter_map(|x| x.as_str())
+            .map(|t| Word {
+                text: t.to_string(),
+                line: line_no,
+                col,
+                separator: false,
+            })
+            .collect(),
+        serde_json::Value::String(cmd) => {
+            let (mut w, _, err) = shell_words(&[(line_no, cmd.as_str())], 0);
+            if err.is_some() {
+                return None;
+            }
+            for x in &mut w {
+                x.col = col;
+            }
+            w
+        }
+        _ => return None,
+    };
+    let mut outs = Vec::new();
+    for key in ["stdout", "stderr"] {
+        if let Some(t) = v.get(key).and_then(|x| x.as_str()) {
+            outs.extend(t.lines().map(str::to_string));
+        }
+    }
+    Some((words, outs))
 }
 
 const KUBECTL_VERBS: [&str; 14] = [
