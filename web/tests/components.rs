@@ -17,8 +17,21 @@ fn document() -> web_sys::Document {
         .expect("a document")
 }
 
-async fn wait() {
-    yew::platform::time::sleep(Duration::from_millis(60)).await;
+/// Waits until `cond` holds (checked after every short yield to the browser), failing
+/// with `what` after five seconds.
+async fn until(what: &str, cond: impl Fn() -> bool) {
+    let deadline = js_sys::Date::now() + 5000.0;
+    while !cond() {
+        assert!(
+            js_sys::Date::now() < deadline,
+            "timed out waiting for {what}"
+        );
+        yew::platform::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
+fn has(root: &Element, sel: &str) -> bool {
+    root.query_selector(sel).ok().flatten().is_some()
 }
 
 /// Mounts a fresh app (local storage cleared, so it starts on the first example).
@@ -33,7 +46,10 @@ async fn mount() -> Element {
         .append_child(&root)
         .expect("append");
     yew::Renderer::<App>::with_root(root.clone()).render();
-    wait().await;
+    until("the first example's matrix", || {
+        count(&root, "table.matrix button.cell") > 0
+    })
+    .await;
     root
 }
 
@@ -87,8 +103,10 @@ async fn typing_recomputes_live_and_errors_point_at_their_line() {
         "#nodes-text",
         "kubectl taint nodes n1 dedicated=gpu:NoSchedule\n---\napiVersion: v1\nkind: Node\nmetadata: {name: n2}\nspec:\n  taints:\n  - {key: a, value: b, effect: NoSchedul}\n",
     );
-    wait().await;
-    assert_eq!(count(&root, "table.matrix thead th"), 2, "two node columns");
+    until("two node columns", || {
+        count(&root, "table.matrix thead th") == 2
+    })
+    .await;
     // The bad effect is reported at line 8, listed and marked.
     let diag = text(&root, "#nodes-diagnostics");
     assert!(diag.contains("Line 8"), "{diag}");
@@ -102,7 +120,7 @@ async fn clicking_a_cell_explains_it() {
     let root = mount().await;
     let cell: HtmlElement = q(&root, "#cell-1-0").dyn_into().expect("button");
     cell.click();
-    wait().await;
+    until("the explanation", || has(&root, ".explanation")).await;
     let why = text(&root, ".explanation");
     assert!(why.contains("web on payments-1"), "{why}");
     assert!(why.contains("dedicated=payments:NoSchedule"), "{why}");
@@ -120,7 +138,12 @@ async fn arrow_keys_move_focus_in_the_matrix() {
     let ev =
         web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).expect("event");
     first.dispatch_event(&ev).expect("dispatch");
-    wait().await;
+    // Focus moves at once; the roving tabindex follows on the next render.
+    until("focus and the tab stop on the next cell", || {
+        document().active_element().map(|e| e.id()).as_deref() == Some("cell-0-1")
+            && q(&root, "#cell-0-1").get_attribute("tabindex").as_deref() == Some("0")
+    })
+    .await;
     let active = document()
         .active_element()
         .map(|e| e.id())
@@ -146,19 +169,20 @@ async fn language_switch_changes_the_interface_not_the_engine_text() {
     select
         .dispatch_event(&web_sys::Event::new_with_event_init_dict("change", &init).expect("event"))
         .expect("dispatch");
-    wait().await;
-    assert!(text(&root, "h1").contains("演练场"));
+    until("the Chinese title", || text(&root, "h1").contains("演练场")).await;
     let cell: HtmlElement = q(&root, "#cell-1-0").dyn_into().expect("button");
     cell.click();
-    wait().await;
+    until("the explanation", || has(&root, ".explanation")).await;
     // The scheduler's reason stays in English, as a cluster prints it.
     assert!(text(&root, ".explanation").contains("node(s) had untolerated taint(s)"));
     select.set_value("en");
     select
         .dispatch_event(&web_sys::Event::new_with_event_init_dict("change", &init).expect("event"))
         .expect("dispatch");
-    wait().await;
-    assert!(text(&root, "h1").contains("Taintlab playground"));
+    until("the English title", || {
+        text(&root, "h1").contains("Taintlab playground")
+    })
+    .await;
 }
 
 #[wasm_bindgen_test]
@@ -169,11 +193,15 @@ async fn the_state_is_kept_in_local_storage() {
         "#pods-text",
         "tolerations:\n- {key: dedicated, operator: Exists}\n",
     );
-    wait().await;
-    let stored = web_sys::window()
-        .and_then(|w| w.local_storage().ok().flatten())
-        .and_then(|s| s.get_item(taintlab_web::share::STATE_KEY).ok().flatten())
-        .expect("stored");
-    let state = taintlab_web::share::from_local(&stored).expect("a state");
+    let stored = || {
+        web_sys::window()
+            .and_then(|w| w.local_storage().ok().flatten())
+            .and_then(|s| s.get_item(taintlab_web::share::STATE_KEY).ok().flatten())
+    };
+    until("the typed text in local storage", || {
+        stored().is_some_and(|s| s.contains("operator: Exists"))
+    })
+    .await;
+    let state = taintlab_web::share::from_local(&stored().expect("stored")).expect("a state");
     assert!(state.pods.contains("operator: Exists"));
 }
