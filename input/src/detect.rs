@@ -301,11 +301,32 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
             off = next;
             continue;
         }
-        if trimmed.is_empty() {
+        // A wrapper left alone on its line (the closing backtick of inline code).
+        let only_wrappers = !trimmed.is_empty()
+            && trimmed.len() <= 3
+            && trimmed
+                .chars()
+                .all(|ch| matches!(ch, '`' | '"' | '\'' | ')' | ']' | '*'));
+        if trimmed.is_empty() || (only_wrappers && c.region.is_none()) {
             if mode == Mode::Table && c.region.is_none() {
                 flush_skipped(&mut c.out, &mut skipped);
                 mode = Mode::Normal;
             }
+            i += 1;
+            off = next;
+            continue;
+        }
+        // A tool's error about a toleration or taint: explained once.
+        if !(c.region.is_some() && indented)
+            && let Some(why) = crate::tool::explain(line)
+        {
+            c.flush(off, i);
+            flush_skipped(&mut c.out, &mut skipped);
+            c.out.diagnostics.push(Diagnostic::warning(
+                Code::ToolError,
+                Location::at(0, i + 1, 1),
+                why,
+            ));
             i += 1;
             off = next;
             continue;
@@ -583,6 +604,16 @@ fn table_body(c: &mut Ctx, off: usize, i: usize, h: table::Header, skip: usize) 
     let used = skip + body.len();
     let doc = c.new_doc(Form::EventMessage, i + 1, i + used.max(1));
     let rows = table::rows(&h, &body);
+    // `FailedCreate` rows quoting the API server's rejection.
+    for r in &rows {
+        if let Some(why) = crate::tool::explain(&r.text) {
+            c.out.diagnostics.push(Diagnostic::warning(
+                Code::ToolError,
+                Location::at(doc, r.line, 1),
+                why,
+            ));
+        }
+    }
     let evs = table::events(&rows, doc, None);
     c.out.events.extend(evs);
     used

@@ -123,6 +123,10 @@ pub enum Code {
     Lossy,
     /// Lines of kubectl's own output (warnings, results) found in the paste and skipped.
     SkippedLine,
+    /// An error kubectl, the API server or a tool printed about a toleration or taint,
+    /// found in the paste and explained (the field, why, the fix). A warning: the paste
+    /// itself is not wrong.
+    ToolError,
 }
 
 /// A warning or an error, with its location and a plain-words explanation.

@@ -46,6 +46,7 @@ pub mod quantity;
 mod reduce;
 pub mod sample;
 mod table;
+mod tool;
 mod tree;
 mod yaml;
 mod yaml11;

@@ -88,7 +88,8 @@ fn load() -> Vec<Entry> {
 /// `event.N.scheduled`, `event.N.releases`, `event.N.double-period`,
 /// `event.N.preemption`, `commands`, `command.N.args`, `command.N.ok`, `command.N.results` (`node:outcome`), `nodes`,
 /// `node.N.name`, `node.N.taints`, `node.N.unschedulable` (`true`/`false`/`unknown`),
-/// `tolerations` (all read), `errors`, `lossy` (facts the layout hides, said so).
+/// `tolerations` (all read), `errors`, `explained` (tool errors explained), `fix.N`
+/// (what the Nth explanation proposes), `lossy` (facts the layout hides, said so).
 fn fact(p: &Parsed, key: &str) -> String {
     let parts: Vec<&str> = key.split('.').collect();
     let idx = |i: usize| parts.get(i).and_then(|s| s.parse::<usize>().ok());
@@ -185,6 +186,38 @@ fn fact(p: &Parsed, key: &str) -> String {
                 .sum::<usize>())
         .to_string(),
         "errors" => p.errors().count().to_string(),
+        "explained" => p
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == Code::ToolError)
+            .count()
+            .to_string(),
+        "fix" => {
+            // The field or value an explanation proposes (`write "effect"`, `did you
+            // mean "NoSchedule"`), or `<none>`.
+            let Some(d) = idx(1).and_then(|i| {
+                p.diagnostics
+                    .iter()
+                    .filter(|d| d.code == Code::ToolError)
+                    .nth(i)
+            }) else {
+                return none();
+            };
+            [
+                "write \"",
+                "did you mean \"",
+                "set effect: ",
+                "belongs in the pod spec (",
+            ]
+            .iter()
+            .find_map(|m| {
+                let i = d.message.find(m)? + m.len();
+                let r = &d.message[i..];
+                let end = r.find(['"', ' ', ';', ',', ':']).unwrap_or(r.len());
+                Some(r[..end].to_string())
+            })
+            .unwrap_or_else(none)
+        }
         "lossy" => p
             .diagnostics
             .iter()
