@@ -232,6 +232,7 @@ pub fn check(r: &Release) -> Result<Vec<String>, String> {
         "CHANGELOG.md".to_string(),
         WORKFLOW.to_string(),
         format!("{dir}/README.md"),
+        format!("{dir}/DEVELOPMENT.md"),
         meta_file.clone(),
         pkg_file.clone(),
     ];
