@@ -184,15 +184,19 @@ pub(crate) fn command_start(line: &str) -> Option<usize> {
     None
 }
 
-/// A kubectl command quoted as inline code in a line of prose: the line with everything
+/// A kubectl command quoted as inline code in a line of prose, or in single quotes in a
+/// tool's message: the line with everything
 /// outside the backticks blanked (columns stay those of the paste), and the byte offset
 /// where the command starts in it.
 pub(crate) fn inline_command(line: &str) -> Option<(String, usize)> {
-    let open = ["`kubectl ", "`k ", "`oc "]
+    // Backticks (markdown) or single quotes (a command quoted in a tool's error:
+    // `unable to taint node with 'kubectl taint nodes ...': Exitcode: 1`).
+    let open = ["`kubectl ", "`k ", "`oc ", "'kubectl "]
         .iter()
         .filter_map(|p| line.find(p))
         .min()?;
-    let close = open + 1 + line[open + 1..].find('`')?;
+    let quote = line[open..].chars().next()?;
+    let close = open + 1 + line[open + 1..].find(quote)?;
     let mut blanked = String::with_capacity(line.len());
     let mut start = 0;
     for (b, ch) in line.char_indices() {
