@@ -166,6 +166,8 @@ struct Ctx<'a, 'o> {
 
 /// Reads a paste in any form.
 pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
+    let unquoted = unquote_markdown(text);
+    let text: &str = &unquoted;
     let mut c = Ctx {
         lines: Lines { text },
         opts,
@@ -184,7 +186,7 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
         let (line, next) = c.lines.at(off);
         let indented = line.starts_with([' ', '\t']);
         // Inside YAML or JSON, indented lines are content: nothing else to check.
-        if indented && c.region.is_some() && mode == Mode::Normal {
+        if indented && c.region.is_some() && mode == Mode::Normal && !table::is_events_label(line) {
             i += 1;
             off = next;
             continue;
@@ -538,6 +540,37 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
         .diagnostics
         .sort_by_key(|d| (d.location.line, d.location.column));
     c.out
+}
+
+/// Markdown quotes (`> ` at the start of a line, nested `>> `): the markers become
+/// spaces, so every offset, line and column stays that of the paste and the quoted text
+/// is read as if it were indented.
+fn unquote_markdown(text: &str) -> Cow<'_, str> {
+    if !(text.starts_with('>') || text.contains("\n>")) {
+        return Cow::Borrowed(text);
+    }
+    let mut b = text.as_bytes().to_vec();
+    let mut at_start = true;
+    let mut i = 0;
+    while i < b.len() {
+        if at_start {
+            while i < b.len() && b[i] == b'>' {
+                b[i] = b' ';
+                i += 1;
+                if i < b.len() && b[i] == b' ' {
+                    i += 1;
+                }
+            }
+            at_start = false;
+            continue;
+        }
+        if b[i] == b'\n' {
+            at_start = true;
+        }
+        i += 1;
+    }
+    // Only ASCII `>` became ASCII spaces: still UTF-8.
+    Cow::Owned(String::from_utf8(b).unwrap_or_else(|_| text.to_string()))
 }
 
 /// Reads an events table starting at this line (an `Events:` label, or a header);
