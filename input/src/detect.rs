@@ -320,17 +320,38 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
         }
         // A tool's error about a toleration or taint: explained once.
         if !(c.region.is_some() && indented)
-            && let Some(why) = crate::tool::explain(line)
+            && let Some(mut why) = crate::tool::explain(line)
         {
             c.flush(off, i);
             flush_skipped(&mut c.out, &mut skipped);
+            // A message wrapped after `Invalid value:`: read with its next lines.
+            let mut used = 1;
+            if line.trim_end().ends_with(':') {
+                let window = c.lines.window(off, i + 1, 4);
+                let mut joined = line.trim_end().to_string();
+                for (k, (_, l)) in window.iter().enumerate().skip(1) {
+                    if l.trim().is_empty() || kubectl::command_start(l).is_some() {
+                        break;
+                    }
+                    joined.push(' ');
+                    joined.push_str(l.trim());
+                    if let Some(w) = crate::tool::explain(&joined)
+                        && w != why
+                    {
+                        why = w;
+                        used = k + 1;
+                    }
+                }
+            }
             c.out.diagnostics.push(Diagnostic::warning(
                 Code::ToolError,
                 Location::at(0, i + 1, 1),
                 why,
             ));
-            i += 1;
-            off = next;
+            for _ in 0..used {
+                off = c.lines.at(off).1;
+                i += 1;
+            }
             continue;
         }
         // Events tables: describe's `Events:` section, `kubectl get events`.
