@@ -189,6 +189,9 @@ pub(crate) fn command_start(line: &str) -> Option<usize> {
 /// outside the backticks blanked (columns stay those of the paste), and the byte offset
 /// where the command starts in it.
 pub(crate) fn inline_command(line: &str) -> Option<(String, usize)> {
+    if line.len() > 100_000 {
+        return None;
+    }
     // Backticks (markdown) or single quotes (a command quoted in a tool's error:
     // `unable to taint node with 'kubectl taint nodes ...': Exitcode: 1`).
     let open = ["`kubectl ", "`k ", "`oc ", "'kubectl "]
@@ -220,6 +223,9 @@ pub(crate) fn inline_command(line: &str) -> Option<(String, usize)> {
 /// ["kubectl", "taint", ...], "stderr": "...", "stdout": "..."}`): the command's words
 /// (all at the column of `"cmd"`) and the lines it printed.
 pub(crate) fn ansible_result(line: &str, line_no: usize) -> Option<(Vec<Word>, Vec<String>)> {
+    if line.len() > 4_000_000 || !line.contains("FAILED! => {") && !line.contains("=> {\"") {
+        return None;
+    }
     let at = line.find("=> {")? + 3;
     let cmd_at = line[at..].find("\"cmd\":")? + at;
     if !line[cmd_at..].contains("kubectl") {

@@ -47,6 +47,10 @@ fn field_path(line: &str) -> Option<String> {
 /// An explanation of a tool's error about a toleration or taint in this line, if it
 /// holds one.
 pub(crate) fn explain(line: &str) -> Option<String> {
+    // Tool messages are lines of text, not megabytes of minified JSON.
+    if line.len() > 100_000 {
+        return None;
+    }
     let about_taints = line.contains("toleration")
         || line.contains("Toleration")
         || line.contains("taints")
