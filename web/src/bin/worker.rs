@@ -6,6 +6,7 @@
 
 use std::cell::RefCell;
 
+use gloo_events::EventListener;
 use taintlab_scenario::PaneKind;
 use taintlab_web::parse::{parse_pane, to_worker_json};
 use taintlab_web::policy::PolicyWorker;
@@ -70,10 +71,11 @@ fn main() {
         return;
     };
     let inner = scope.clone();
-    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
-        handle(&inner, &e.data());
+    let on_message = EventListener::new(&scope, "message", move |e| {
+        if let Some(e) = e.dyn_ref::<MessageEvent>() {
+            handle(&inner, &e.data());
+        }
     });
-    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
     on_message.forget();
     // Tell the page that messages can be sent now.
