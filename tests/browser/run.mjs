@@ -6,7 +6,8 @@
 //
 // Environment: CHROMIUM (default /usr/bin/chromium).
 
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
@@ -19,6 +20,8 @@ const dist = resolve(process.argv[2] || join(repo, 'dist'));
 const shots = join(repo, 'target', 'browser-screenshots');
 await mkdir(shots, { recursive: true });
 const fixture = (name) => readFile(join(here, 'fixtures', name), 'utf8');
+// axe-core (pinned in package.json) for the accessibility audit.
+const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 const { server, url } = await serve(dist);
 const browser = await chromium.launch({
@@ -152,10 +155,12 @@ await test('pasted kubectl output: matrix, scores, explanation, FailedScheduling
   await page.click('.pane:first-of-type .add-form button[type="submit"]');
   await page.waitForSelector('pre.failed-scheduling');
   const event = await page.textContent('pre.failed-scheduling');
+  // The newest release: DynamicResources is in the default profile (GA in 1.34), so its
+  // PostFilter answer comes before DefaultPreemption's.
   const expected =
     '0/4 nodes are available: 1 node(s) were unschedulable, 3 node(s) had untolerated taint(s). ' +
-    'preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.';
-  assert(event.endsWith(expected), `FailedScheduling (1.36):\n${event}`);
+    'no new claims to deallocate, preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.';
+  assert(event.endsWith(expected), `FailedScheduling (newest release):\n${event}`);
   assert((await page.inputValue('#nodes-text')).includes('kubectl taint nodes spot-1 lifecycle=spot:NoSchedule'), 'form line appended');
 
   // The same cluster under 1.30 names each first untolerated taint.
@@ -432,6 +437,96 @@ await test('theme toggle and phone width', async () => {
   }
 });
 
+await test('import YAML: alias bomb, deep nesting, oversized file give a clear error; the tab keeps working', async () => {
+  const { context, page } = await open();
+  // The alias bomb of issue 10 (412 bytes): nine levels of nine aliases each.
+  let bomb = 'taintlab: 1\na: &a [x, x, x, x, x, x, x, x, x]\n';
+  const names = 'abcdefghi';
+  for (let i = 1; i < names.length; i++) {
+    const prev = names[i - 1];
+    bomb += `${names[i]}: &${names[i]} [${Array(9).fill('*' + prev).join(', ')}]\n`;
+  }
+  const deep = `taintlab: 1\nsettings: ${'['.repeat(5000)}${']'.repeat(5000)}\n`;
+  // One byte over the 64 MiB import limit, written to disk (too large to pass inline).
+  const bigPath = join(repo, 'target', 'browser-import-oversized.yaml');
+  const prefix = 'taintlab: 1\nnodes: "';
+  await writeFile(bigPath, prefix + 'x'.repeat(64 * 1024 * 1024 + 1 - prefix.length - 2) + '"\n');
+  const cases = [
+    ['alias-bomb.yaml', Buffer.from(bomb), /alias/i],
+    ['deep.yaml', Buffer.from(deep), /nest|deep/i],
+    ['oversized.yaml', bigPath, /bytes/],
+  ];
+  figures.hostileImportMs = {};
+  for (const [name, content, message] of cases) {
+    const nodesBefore = await page.inputValue('#nodes-text');
+    const started = Date.now();
+    await page.setInputFiles('#import-input', typeof content === 'string' ? content : { name, mimeType: 'text/yaml', buffer: content });
+    await page.waitForSelector('#notice-error', { timeout: 15000 });
+    figures.hostileImportMs[name] = Date.now() - started;
+    const text = await page.textContent('#notice-error');
+    assert(text.includes('Could not import') && message.test(text), `${name}: ${text}`);
+    eq(await page.inputValue('#nodes-text'), nodesBefore, `${name}: the state is unchanged`);
+    // The tab keeps working: an edit is analysed at once.
+    await paste(page, 'pods', `tolerations:\n- {key: dedicated, operator: Exists, effect: NoSchedule}\n# after ${name}\n`);
+    await page.waitForFunction(() => document.querySelectorAll('table.matrix tbody tr').length === 1 && document.querySelectorAll('table.matrix button.cell.ok').length === 3);
+    await page.click('#notice-error button');
+    await page.waitForSelector('#notice-error', { state: 'detached' });
+  }
+  assert(bomb.length <= 420, `alias bomb is ${bomb.length} bytes`);
+  await shot(page, 'hostile-import');
+  // A good export still imports afterwards.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-button')]);
+  const good = await download.path();
+  const pods = await page.inputValue('#pods-text');
+  await paste(page, 'pods', '');
+  await page.setInputFiles('#import-input', good);
+  await page.waitForFunction(() => document.querySelector('#pods-text').value.length > 0);
+  eq(await page.inputValue('#pods-text'), pods, 'pods after a good import');
+  await context.close();
+});
+
+/** Runs axe-core on the page; throws listing every violation. */
+async function audit(page, where) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.addScriptTag({ path: axeSource });
+  const violations = await page.evaluate(async () => {
+    const r = await window.axe.run(document, {
+      resultTypes: ['violations'],
+      rules: { 'label-content-name-mismatch': { enabled: true } },
+    });
+    return r.violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n        ${v.nodes.slice(0, 5).map((n) => n.target.join(' ')).join('\n        ')}${v.nodes.length > 5 ? `\n        … ${v.nodes.length - 5} more` : ''}`);
+  });
+  assert(violations.length === 0, `axe-core, ${where}:\n    ${violations.join('\n    ')}`);
+}
+
+await test('axe-core: no violations, light and dark, every tab', async () => {
+  let audited = 0;
+  for (const scheme of ['light', 'dark']) {
+    const { context, page } = await open({ colorScheme: scheme });
+    await page.selectOption('#theme-select', scheme);
+    await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
+    await page.waitForSelector('table.matrix');
+    await page.click('#cell-1-0');
+    await page.waitForSelector('.explanation');
+    await audit(page, `${scheme}, results tab`);
+    await page.click('#gallery-button');
+    await page.waitForSelector('#gallery');
+    await audit(page, `${scheme}, examples open`);
+    await page.click('#gallery-button');
+    await page.click('#tab-timeline');
+    await page.waitForSelector('.timeline-tab');
+    await audit(page, `${scheme}, timeline tab`);
+    await page.check('input[name="tl-mode"] >> nth=1');
+    await page.waitForSelector('.narrative');
+    await audit(page, `${scheme}, timeline tab, node-failure preset`);
+    await page.click('#tab-kubewarden');
+    await page.waitForSelector('section.kubewarden[aria-busy="false"] .kw-answer');
+    await audit(page, `${scheme}, Kubewarden tab`);
+    audited += 5;
+    await context.close();
+  }
+  figures.axeAudits = audited;
+});
+
 await test('recompute after an edit, 50 nodes × 20 pods', async () => {
   const { context, page } = await open();
   let nodes = '';
@@ -452,8 +547,10 @@ await test('recompute after an edit, 50 nodes × 20 pods', async () => {
   // Type a toleration into the last pod, key by key: every keystroke changes what that
   // pod tolerates (or makes the YAML invalid for a moment), so the row really changes.
   for (const ch of '  - {key: team-2, operator: Exists}') {
+    const before = await page.evaluate(() => window.__taintlab.recompute.length);
     await page.keyboard.type(ch);
-    await page.waitForTimeout(30);
+    // Every keystroke changes the pods text, so the analysis is recomputed and marked.
+    await page.waitForFunction((n) => window.__taintlab.recompute.length > n, before);
   }
   const times = await page.evaluate(() => window.__taintlab.recompute.slice());
   assert(times.length >= 20, `recompute marks: ${times}`);

@@ -110,11 +110,12 @@ pub const GZIP: AptPackages = AptPackages {
     programs: &["gzip"],
 };
 
-/// The root `package.json`: binaryen 132 (wasm-opt for Trunk and the policy) and
-/// playwright-core (the playground's end-to-end suite).
+/// The root `package.json`: binaryen 132 (wasm-opt for Trunk and the policy),
+/// playwright-core (the playground's end-to-end suite) and axe-core (its accessibility
+/// audit).
 pub const NPM_ROOT: NpmPackages = NpmPackages {
     dir: "",
-    packages: &["binaryen", "playwright-core"],
+    packages: &["binaryen", "playwright-core", "axe-core"],
     bins: &["wasm-opt"],
 };
 
