@@ -293,7 +293,23 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
             continue;
         }
         // Markdown code fences: the block around them is read, the fence is not text.
-        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+        // A code block's language tag left alone by a web page that dropped the fence.
+        let lone_tag = c.region.is_none()
+            && !indented
+            && matches!(
+                trimmed,
+                "yaml"
+                    | "yml"
+                    | "json"
+                    | "bash"
+                    | "shell"
+                    | "sh"
+                    | "zsh"
+                    | "console"
+                    | "text"
+                    | "powershell"
+            );
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") || lone_tag {
             c.flush(off, i);
             flush_skipped(&mut c.out, &mut skipped);
             if mode == Mode::Table {
@@ -719,17 +735,26 @@ impl Ctx<'_, '_> {
             t.push_str(&self.lines.text[pos..end]);
             Cow::Owned(t)
         };
+        self.read_block(&text, r.line, end_line, true);
+    }
+
+    /// Reads YAML or JSON text whose first line is line `line0` (0-based) of the paste.
+    /// When YAML does not parse and the text holds several paragraphs (prose between
+    /// YAML blocks: "the pod:", "and the node:"), each paragraph is read on its own;
+    /// a paragraph that is not YAML at all gets one note, not a syntax error.
+    fn read_block(&mut self, text: &str, line0: usize, end_line: usize, split: bool) {
         let first = text.trim_start().chars().next();
         let syntax = match self.opts.syntax {
             Some(s) => s,
             None if matches!(first, Some('{' | '[')) => Syntax::Json,
             None => Syntax::Yaml,
         };
+        let snap = Snap::of(&self.out);
+        let next_before = self.next_doc;
         let mut next = self.next_doc;
-        let before = self.out.diagnostics.len();
         read_structured(
-            &text,
-            r.line as u32,
+            text,
+            line0 as u32,
             syntax,
             self.next_doc,
             end_line,
@@ -738,29 +763,114 @@ impl Ctx<'_, '_> {
             &mut next,
         );
         self.next_doc = next;
-        // Text that is not YAML at all (prose, a log, a table): one note for the
-        // block instead of a syntax error.
-        let broken = self.out.diagnostics[before..]
+        let broken = self.out.diagnostics[snap.diagnostics..]
             .iter()
             .any(|d| matches!(d.code, Code::YamlSyntax | Code::JsonSyntax));
-        if broken && !looks_structured(&text) {
-            self.out.diagnostics.truncate(before);
-            let last = r.line + text.trim_end().lines().count().max(1);
-            let what = if last == r.line + 1 {
-                format!("line {}", r.line + 1)
+        if !broken {
+            return;
+        }
+        if split && syntax == Syntax::Yaml && self.opts.syntax.is_none() {
+            let paragraphs = paragraphs(text);
+            if paragraphs.len() > 1 {
+                snap.restore(&mut self.out);
+                self.next_doc = next_before;
+                for (start, end, first_line) in paragraphs {
+                    let para = &text[start..end];
+                    let lines = para.lines().count().max(1);
+                    // A code block's language tag left on the first line.
+                    let tag_len = para.find('\n').unwrap_or(para.len());
+                    let para: Cow<str> =
+                        if lines > 1 && matches!(para[..tag_len].trim(), "yaml" | "yml" | "json") {
+                            Cow::Owned(format!("{}{}", " ".repeat(tag_len), &para[tag_len..]))
+                        } else {
+                            Cow::Borrowed(para)
+                        };
+                    let l0 = line0 + first_line;
+                    self.read_block(&para, l0, l0 + lines, false);
+                }
+                return;
+            }
+        }
+        // Text that is not YAML at all (prose, a log, a table): one note for the
+        // block instead of a syntax error.
+        if !looks_structured(text) {
+            self.out.diagnostics.truncate(snap.diagnostics);
+            let last = line0 + text.trim_end().lines().count().max(1);
+            let what = if last == line0 + 1 {
+                format!("line {}", line0 + 1)
             } else {
-                format!("lines {}–{}", r.line + 1, last)
+                format!("lines {}–{}", line0 + 1, last)
             };
             self.out.diagnostics.push(Diagnostic::warning(
                 Code::Unrecognized,
-                Location::at(0, r.line + 1, 1),
+                Location::at(0, line0 + 1, 1),
                 format!(
                     "{what} not read: looks like {}, not an input Taintlab reads",
-                    looks_like(&text)
+                    looks_like(text)
                 ),
             ));
         }
     }
+}
+
+/// How much of a parse existed at one point, to undo what a failed read added.
+struct Snap {
+    documents: usize,
+    nodes: usize,
+    workloads: usize,
+    taint_lists: usize,
+    toleration_lists: usize,
+    taint_commands: usize,
+    events: usize,
+    diagnostics: usize,
+}
+
+impl Snap {
+    fn of(p: &Parsed) -> Self {
+        Self {
+            documents: p.documents.len(),
+            nodes: p.nodes.len(),
+            workloads: p.workloads.len(),
+            taint_lists: p.taint_lists.len(),
+            toleration_lists: p.toleration_lists.len(),
+            taint_commands: p.taint_commands.len(),
+            events: p.events.len(),
+            diagnostics: p.diagnostics.len(),
+        }
+    }
+
+    fn restore(&self, p: &mut Parsed) {
+        p.documents.truncate(self.documents);
+        p.nodes.truncate(self.nodes);
+        p.workloads.truncate(self.workloads);
+        p.taint_lists.truncate(self.taint_lists);
+        p.toleration_lists.truncate(self.toleration_lists);
+        p.taint_commands.truncate(self.taint_commands);
+        p.events.truncate(self.events);
+        p.diagnostics.truncate(self.diagnostics);
+    }
+}
+
+/// The paragraphs of a text (runs of lines between blank lines): byte range and the
+/// 0-based number of the first line.
+fn paragraphs(text: &str) -> Vec<(usize, usize, usize)> {
+    let mut out = Vec::new();
+    let mut start: Option<(usize, usize)> = None;
+    let mut off = 0;
+    for (no, l) in text.split_inclusive('\n').enumerate() {
+        if l.trim().is_empty() {
+            if let Some((s, n)) = start.take() {
+                out.push((s, off, n));
+            }
+        } else if start.is_none() {
+            start = Some((off, no));
+        }
+        off += l.len();
+    }
+    if let Some((s, n)) = start {
+        out.push((s, text.len(), n));
+    }
+    out
 }
 
 /// Whether most lines of a block are YAML or JSON syntax (`key: value`, `- item`,
