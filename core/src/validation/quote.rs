@@ -4,7 +4,7 @@
 use alloc::string::String;
 use core::fmt::Write;
 
-use super::go_printable::{NEW_AFTER_13_0, PRINT_15_0};
+use super::go_printable::{NEW16, NEW32, NOT_PRINT16, NOT_PRINT32, PRINT16, PRINT32};
 use crate::version::KubeVersion;
 
 /// The Unicode tables of the Go release a Kubernetes release was built with; they decide
@@ -43,21 +43,30 @@ impl GoUnicode {
         if u < 0x80 {
             return (0x20..0x7F).contains(&u);
         }
-        let in_table = |table: &[(u32, u32)]| {
-            table
-                .binary_search_by(|&(lo, hi)| {
-                    if hi < u {
-                        core::cmp::Ordering::Less
-                    } else if lo > u {
-                        core::cmp::Ordering::Greater
-                    } else {
-                        core::cmp::Ordering::Equal
-                    }
-                })
-                .is_ok()
-        };
-        in_table(PRINT_15_0) && (self == Self::V15_0 || !in_table(NEW_AFTER_13_0))
+        // The layout of Go's strconv.IsPrint tables (src/strconv/isprint.go): ranges merged
+        // across one-code-point gaps, the gaps listed apart.
+        if let Ok(u) = u16::try_from(u) {
+            in_ranges16(PRINT16, u)
+                && NOT_PRINT16.binary_search(&u).is_err()
+                && (self == Self::V15_0 || !in_ranges16(NEW16, u))
+        } else {
+            in_ranges32(PRINT32, u)
+                && (u >= 0x20000 || NOT_PRINT32.binary_search(&((u - 0x10000) as u16)).is_err())
+                && (self == Self::V15_0 || !in_ranges32(NEW32, u))
+        }
     }
+}
+
+/// Whether `u` lies in one of the sorted, disjoint ranges `(first, last)`.
+fn in_ranges16(ranges: &[(u16, u16)], u: u16) -> bool {
+    let i = ranges.partition_point(|&(_, last)| last < u);
+    ranges.get(i).is_some_and(|&(first, _)| first <= u)
+}
+
+/// [`in_ranges16`] for code points from U+10000.
+fn in_ranges32(ranges: &[(u32, u32)], u: u32) -> bool {
+    let i = ranges.partition_point(|&(_, last)| last < u);
+    ranges.get(i).is_some_and(|&(first, _)| first <= u)
 }
 
 /// Go's `strconv.Quote` (and therefore `%q`) as the newest modelled release prints it
@@ -141,22 +150,46 @@ pub(super) fn push_json_quoted(out: &mut String, s: &str) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::go_printable::{NEW_AFTER_13_0, PRINT_15_0};
+    use super::super::go_printable::{NEW16, NEW32, NOT_PRINT16, NOT_PRINT32, PRINT16, PRINT32};
     use super::*;
+    use alloc::vec::Vec;
     use proptest::prelude::*;
+
+    /// The tables as `(first, last)` ranges of code points.
+    fn wide(t16: &[(u16, u16)], t32: &[(u32, u32)]) -> Vec<(u32, u32)> {
+        t16.iter()
+            .map(|&(a, b)| (u32::from(a), u32::from(b)))
+            .chain(t32.iter().copied())
+            .collect()
+    }
 
     #[test]
     fn printable_tables_are_sorted_and_disjoint() {
-        for table in [PRINT_15_0, NEW_AFTER_13_0] {
-            for (lo, hi) in table {
+        for table in [wide(PRINT16, PRINT32), wide(NEW16, NEW32)] {
+            for (lo, hi) in &table {
                 assert!(lo <= hi);
             }
             for w in table.windows(2) {
                 assert!(w[0].1 + 1 < w[1].0, "{w:?}");
             }
         }
+        for w in NOT_PRINT16.windows(2).chain(NOT_PRINT32.windows(2)) {
+            assert!(w[0] < w[1], "{w:?}");
+        }
+        // Every gap lies strictly inside a range (Go's layout merges ranges across
+        // one-code-point gaps only) and is not printable.
+        let gaps = NOT_PRINT16
+            .iter()
+            .map(|&g| u32::from(g))
+            .chain(NOT_PRINT32.iter().map(|&g| u32::from(g) + 0x10000));
+        let print = wide(PRINT16, PRINT32);
+        for g in gaps {
+            assert!(print.iter().any(|&(lo, hi)| lo < g && g < hi), "{g:x}");
+            let c = char::from_u32(g).unwrap_or('\0');
+            assert!(!GoUnicode::V15_0.is_print(c), "{g:x}");
+        }
         // Everything new after 13.0.0 is printable at 15.0.0.
-        for &(lo, hi) in NEW_AFTER_13_0 {
+        for (lo, hi) in wide(NEW16, NEW32) {
             for u in lo..=hi {
                 let c = char::from_u32(u).unwrap_or('\0');
                 assert!(GoUnicode::V15_0.is_print(c), "{u:x}");
