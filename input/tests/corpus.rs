@@ -155,6 +155,8 @@ fn fact(p: &Parsed, key: &str) -> String {
             }
         }
         "nodes" => p.nodes.len().to_string(),
+        "workloads" => p.workloads.len().to_string(),
+        "taint-lists" => p.taint_lists.len().to_string(),
         "node" => {
             let Some(n) = idx(1).and_then(|i| p.nodes.get(i)) else {
                 return none();

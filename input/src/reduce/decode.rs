@@ -18,6 +18,16 @@ impl Reducer<'_> {
             if known.contains(&e.key.as_str()) {
                 continue;
             }
+            // `then i create a pod :` written above the object: prose, not a field.
+            if e.key.trim().contains(' ') && matches!(e.value.kind, Kind::Null(_)) {
+                let loc = self.loc(e.key_pos, "");
+                self.push(Diagnostic::warning(
+                    Code::Unrecognized,
+                    loc,
+                    "this line not read: looks like prose written around the object, not a field",
+                ));
+                continue;
+            }
             let field = join(path, &e.key);
             let mut msg = format!("unknown field \"{}\" in {what}", e.key);
             match suggest(&e.key, known) {
