@@ -222,6 +222,13 @@ pub fn app() -> Html {
                 return;
             };
             input.set_value("");
+            if let Err(err) = share::check_import_size(file.size()) {
+                notice.set(Some(Notice::Error(
+                    t.s(K::ImportYaml).to_string(),
+                    t.f(K::ImportError, &[&err]),
+                )));
+                return;
+            }
             let dispatch = dispatch.clone();
             let notice = notice.clone();
             wasm_bindgen_futures::spawn_local(async move {

@@ -381,6 +381,18 @@ fn read_export(text: &str) -> Result<Vec<(String, Scalar)>, String> {
     Ok(out)
 }
 
+/// Checks a file's size before it is read, so a file of gigabytes is refused without
+/// being loaded into memory (the same limit [`import_yaml`] applies to the text).
+pub fn check_import_size(bytes: f64) -> Result<(), String> {
+    if bytes <= MAX_IMPORT_BYTES as f64 {
+        return Ok(());
+    }
+    Err(format!(
+        "the file is {bytes} bytes, more than the limit of {MAX_IMPORT_BYTES} bytes ({} MiB); nothing was read",
+        MAX_IMPORT_BYTES / (1024 * 1024)
+    ))
+}
+
 /// Reads an export file back.
 pub fn import_yaml(text: &str) -> Result<State, String> {
     check_yaml(text)?;
@@ -562,6 +574,14 @@ mod tests {
         let e = import_yaml(&big).expect_err("too large");
         assert!(e.contains("bytes"), "{e}");
         assert!(started.elapsed().as_secs() < 10);
+    }
+
+    #[test]
+    fn oversized_files_are_refused_before_reading() {
+        assert!(check_import_size(MAX_IMPORT_BYTES as f64).is_ok());
+        let e = check_import_size(MAX_IMPORT_BYTES as f64 + 1.0).expect_err("too large");
+        assert!(e.contains("67108865 bytes") && e.contains("64 MiB"), "{e}");
+        assert!(check_import_size(4e9).is_err());
     }
 
     #[test]
