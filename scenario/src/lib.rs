@@ -67,8 +67,36 @@ impl Source {
 }
 
 /// Sorts items by where they are in their pane's text (stable).
+///
+/// The sort itself runs once, on positions (see [`position_order`]); only the small
+/// permutation below is instantiated per item type, which keeps one copy of the sort in
+/// the WebAssembly builds.
 pub(crate) fn by_position<T>(items: &mut [(Location, T)]) {
-    items.sort_by_key(|(l, _)| (l.document, l.line, l.column));
+    let keys: Vec<(usize, usize, usize)> = items
+        .iter()
+        .map(|(l, _)| (l.document, l.line, l.column))
+        .collect();
+    let mut order = position_order(&keys);
+    // Apply the permutation in place, one cycle at a time: position `k` receives the item
+    // at `order[k]`; a visited position is marked `usize::MAX`.
+    for start in 0..items.len() {
+        let mut k = start;
+        while let Some(&next) = order.get(k).filter(|&&n| n != usize::MAX) {
+            order[k] = usize::MAX;
+            if next == start {
+                break;
+            }
+            items.swap(k, next);
+            k = next;
+        }
+    }
+}
+
+/// The indices of `keys` in stable sorted order.
+fn position_order(keys: &[(usize, usize, usize)]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..keys.len()).collect();
+    order.sort_by_key(|&i| keys[i]);
+    order
 }
 
 /// What a finding is about.

@@ -477,3 +477,48 @@ fn a_combined_text_and_its_panes_agree() {
         assert_eq!(view(&combined), view(&split), "{text}");
     }
 }
+
+#[test]
+fn by_position_sorts_stably_by_document_line_and_column() {
+    let at = |document, line, column| Location {
+        document,
+        line,
+        column,
+        path: String::new(),
+    };
+    // Several cycles, fixed points and equal positions (which keep their order).
+    let mut items = vec![
+        (at(2, 1, 1), 'a'),
+        (at(1, 5, 2), 'b'),
+        (at(1, 5, 1), 'c'),
+        (at(3, 0, 0), 'd'),
+        (at(1, 5, 2), 'e'),
+        (at(0, 0, 0), 'f'),
+        (at(2, 1, 1), 'g'),
+    ];
+    by_position(&mut items);
+    let got: String = items.iter().map(|(_, c)| *c).collect();
+    assert_eq!(got, "fcbeagd");
+    let mut empty: Vec<(Location, u8)> = Vec::new();
+    by_position(&mut empty);
+    assert!(empty.is_empty());
+    // Every permutation of four distinct positions comes out sorted.
+    let base: Vec<(Location, usize)> = (0..4).map(|i| (at(1, i, 0), i)).collect();
+    for a in 0..4 {
+        for b in 0..4 {
+            for c in 0..4 {
+                for d in 0..4 {
+                    let pick = [a, b, c, d];
+                    if (0..4).any(|x| !pick.contains(&x)) {
+                        continue;
+                    }
+                    let mut v: Vec<(Location, usize)> =
+                        pick.iter().map(|&i| base[i].clone()).collect();
+                    by_position(&mut v);
+                    let got: Vec<usize> = v.iter().map(|(_, i)| *i).collect();
+                    assert_eq!(got, vec![0, 1, 2, 3], "{pick:?}");
+                }
+            }
+        }
+    }
+}
