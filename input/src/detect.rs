@@ -157,6 +157,8 @@ struct Region {
 }
 
 struct Ctx<'a, 'o> {
+    /// The pod the last `kubectl describe pod NAME` named: its events belong to it.
+    described_pod: Option<String>,
     lines: Lines<'a>,
     opts: &'o Options,
     out: Parsed,
@@ -169,6 +171,7 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
     let unquoted = unquote_markdown(text);
     let text: &str = &unquoted;
     let mut c = Ctx {
+        described_pod: None,
         lines: Lines { text },
         opts,
         out: Parsed::default(),
@@ -264,6 +267,7 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
                 for (first, kind) in kubectl::kubectl_commands(words) {
                     match kind {
                         CommandKind::Taint(args) => {
+                            c.described_pod = None;
                             let doc = c.new_doc(Form::KubectlTaint, first.line, i + used);
                             last_cmd = Some(c.out.taint_commands.len());
                             commands::push_taint_command(
@@ -275,8 +279,9 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
                                 opts.kubectl_version,
                             );
                         }
-                        CommandKind::Other { verb, output } => {
+                        CommandKind::Other { verb, output, pod } => {
                             last_cmd = None;
+                            c.described_pod = pod;
                             mode = match (verb.as_str(), output.as_deref()) {
                                 ("describe", _) => Mode::Describe,
                                 (_, Some("yaml" | "json")) => Mode::Normal,
@@ -477,6 +482,8 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
             || (describe::is_describe_start(line) && !(region_open && indented))
         {
             c.flush(off, i);
+            // Describe output names its own pod.
+            c.described_pod = None;
             let mut block: Vec<(usize, &str)> = vec![(i + 1, line)];
             let mut end_off = next;
             while end_off < text.len() {
@@ -684,7 +691,8 @@ fn table_body(c: &mut Ctx, off: usize, i: usize, h: table::Header, skip: usize) 
             ));
         }
     }
-    let evs = table::events(&rows, doc, None);
+    let pod = c.described_pod.take();
+    let evs = table::events(&rows, doc, pod.as_deref());
     c.out.events.extend(evs);
     used
 }

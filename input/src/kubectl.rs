@@ -480,6 +480,8 @@ pub(crate) enum CommandKind {
     Other {
         verb: String,
         output: Option<String>,
+        /// The pod a `describe pod NAME` (`pod/NAME`, `po NAME`) names.
+        pod: Option<String>,
     },
 }
 
@@ -514,6 +516,7 @@ pub(crate) fn kubectl_commands(words: Vec<Word>) -> Vec<(Word, CommandKind)> {
                 CommandKind::Other {
                     verb: String::new(),
                     output: None,
+                    pod: None,
                 },
             ));
             continue;
@@ -532,11 +535,28 @@ pub(crate) fn kubectl_commands(words: Vec<Word>) -> Vec<(Word, CommandKind)> {
                     output = Some(f.to_string());
                 }
             }
+            // `describe pod web-0`, `describe pods/web-0`, `describe po web-0 -n x`.
+            let rest: Vec<&str> = cmd[v + 1..]
+                .iter()
+                .map(|w| w.text.as_str())
+                .filter(|t| !t.starts_with('-'))
+                .collect();
+            let pod = match rest.as_slice() {
+                [kind, name, ..] if matches!(*kind, "pod" | "pods" | "po") => {
+                    Some(name.to_string())
+                }
+                [one, ..] => one
+                    .strip_prefix("pod/")
+                    .or_else(|| one.strip_prefix("pods/"))
+                    .map(str::to_string),
+                _ => None,
+            };
             out.push((
                 first.clone(),
                 CommandKind::Other {
                     verb: cmd[v].text.clone(),
                     output,
+                    pod,
                 },
             ));
         }
@@ -655,7 +675,7 @@ mod tests {
             _ => panic!(),
         }
         match &cmds[1].1 {
-            CommandKind::Other { verb, output } => {
+            CommandKind::Other { verb, output, .. } => {
                 assert_eq!(verb, "get");
                 assert_eq!(output.as_deref(), Some("yaml"));
             }
