@@ -9,12 +9,12 @@
 //! | reason text | releases |
 //! |---|---|
 //! | `node(s) had taints that the pod didn't tolerate` | ≤ 1.17 |
-//! | `node(s) had taint {k: v}, that the pod didn't tolerate` | 1.18 – 1.24 |
-//! | `node(s) had untolerated taint {k: v}` | 1.25 – 1.34.2 |
+//! | `node(s) had taint {k: v}, that the pod didn't tolerate` | 1.18 – 1.23 |
+//! | `node(s) had untolerated taint {k: v}` | 1.24 – 1.34.2 (PR #109119 shipped in v1.24.0) |
 //! | `node(s) had untolerated taint(s)` | 1.34.3+ (1.35+, and 1.34 patches with the cherry-pick) |
 //!
-//! A preemption suffix ending in a double period (`scheduling..`) was written by 1.25 to
-//! 1.29 (the lower bound is approximate).
+//! A preemption suffix ending in a double period (`scheduling..`) was written by 1.26 to
+//! 1.28 (`FitError.Error()` joined its parts with `" %v."` there; read at the tags).
 
 use core::fmt;
 
@@ -77,11 +77,11 @@ impl ReasonKind {
         match self {
             Self::UntoleratedTaints => VersionRange::from(KubeVersion::GENERIC_TAINT_MESSAGE_1_34),
             Self::UntoleratedTaint { .. } => VersionRange::between(
-                KubeVersion::new(25, 0),
+                KubeVersion::new(24, 0),
                 KubeVersion::GENERIC_TAINT_MESSAGE_1_34,
             ),
             Self::LegacyTaint { .. } => {
-                VersionRange::between(KubeVersion::new(18, 0), KubeVersion::new(25, 0))
+                VersionRange::between(KubeVersion::new(18, 0), KubeVersion::new(24, 0))
             }
             Self::TaintsNotTolerated => VersionRange::below(KubeVersion::new(18, 0)),
             _ => VersionRange::ANY,
@@ -498,9 +498,11 @@ pub fn parse_message(text: &str, location: Location) -> SchedulingEvent {
         range = range.intersect(reason_versions(&r.reason));
     }
     if ev.double_period {
+        // `FitError.Error()` joined its parts with `" %v."` in 1.26-1.28 only (read at
+        // the v1.25.0, v1.26.0, v1.28.0 and v1.29.0 tags of pkg/scheduler/framework).
         range = range.intersect(VersionRange::between(
-            KubeVersion::new(25, 0),
-            KubeVersion::new(30, 0),
+            KubeVersion::new(26, 0),
+            KubeVersion::new(29, 0),
         ));
     }
     if !fragment && ev.fit.as_ref().is_some_and(|f| !f.total_unknown) {
@@ -782,7 +784,7 @@ mod tests {
                 value: "gpu".into()
             }
         );
-        assert_eq!(e.versions.to_string(), ">= 1.18.0, < 1.25.0");
+        assert_eq!(e.versions.to_string(), ">= 1.18.0, < 1.24.0");
 
         let e = parse(
             "0/4 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 3 node(s) had untolerated taint {dedicated: infra}. preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling..",
@@ -795,7 +797,7 @@ mod tests {
                 ("dedicated", "infra")
             ]
         );
-        assert_eq!(e.versions.to_string(), ">= 1.25.0, < 1.30.0");
+        assert_eq!(e.versions.to_string(), ">= 1.26.0, < 1.29.0");
 
         let e =
             parse("0/2 nodes are available: 2 node(s) had taints that the pod didn't tolerate.");
@@ -864,7 +866,7 @@ mod tests {
         let e = parse(
             "0/3 nodes are available: 1 node(s) had taint {a: b}, that the pod didn't tolerate, 2 node(s) didn't match Pod's node affinity/selector.",
         );
-        assert_eq!(e.versions.to_string(), ">= 1.21.0, < 1.25.0");
+        assert_eq!(e.versions.to_string(), ">= 1.21.0, < 1.24.0");
         let e = parse(
             r#"{"msg":"x","err":"0/2 nodes are available: 2 node(s) had taint {\"a\": b}, that the pod didn't tolerate."}"#,
         );

@@ -354,3 +354,33 @@ mod tests {
         assert_eq!(j.nodes[1].node.taints[0].key, "nvidia.com/gpu");
     }
 }
+
+/// One block of a terminal transcript as people paste it: a prompt and a `kubectl taint`
+/// command with its output, a node table, a describe Events table (a FailedScheduling row
+/// wrapped over two lines and a later Scheduled row), a klog scheduler line and prose.
+pub const TRANSCRIPT_BLOCK: &str = "\
+[root@cp-1 ~]# kubectl taint nodes worker-1 dedicated=gpu:NoSchedule
+node/worker-1 tainted
+~ ❯ k get nodes
+NAME       STATUS                     ROLES    AGE   VERSION
+worker-1   Ready,SchedulingDisabled   <none>   3d    v1.30.1
+worker-2   Ready                      <none>   3d    v1.30.1
+
+Events:
+  Type     Reason            Age               From               Message
+  ----     ------            ----              ----               -------
+  Warning  FailedScheduling  3m (x4 over 10m)  default-scheduler  0/3 nodes are available: 1 node(s) were unschedulable,
+   2 node(s) had untolerated taint(s). preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.
+  Normal   Scheduled         20s               default-scheduler  Successfully assigned default/web-0 to worker-2
+
+E0115 08:00:00.000000       1 schedule_one.go:1004] \"Unable to schedule pod\" pod=\"default/web-1\" err=\"0/3 nodes are available: 3 node(s) had untolerated taint(s).\"
+The pod is still pending after I removed the taint, any idea what else to look at?
+
+";
+
+/// A transcript of at least `bytes` bytes made of [`TRANSCRIPT_BLOCK`] repeated, and the
+/// number of blocks in it.
+pub fn transcript(bytes: usize) -> (String, usize) {
+    let blocks = bytes.div_ceil(TRANSCRIPT_BLOCK.len()).max(1);
+    (TRANSCRIPT_BLOCK.repeat(blocks), blocks)
+}

@@ -963,9 +963,7 @@ mod tests {
                 "a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"
             ));
         }
-        let t = std::time::Instant::now();
         let (docs, diags) = parse(&text);
-        assert!(t.elapsed().as_secs() < 2);
         assert!(docs[0].root.is_none());
         assert_eq!(diags.len(), 1);
         assert_eq!(diags[0].code, Code::AliasBomb);
@@ -982,9 +980,7 @@ mod tests {
         assert_eq!(diags[0].code, Code::TooDeep);
         // Block nesting, which the YAML reader itself does not limit.
         let text = format!("tolerations:\n{}x\n", "- ".repeat(5000));
-        let t = std::time::Instant::now();
         let (docs, diags) = parse(&text);
-        assert!(t.elapsed().as_secs() < 2);
         assert!(docs[0].root.is_none());
         assert_eq!(diags[0].code, Code::TooDeep);
         assert_eq!(diags[0].location.line, 2);

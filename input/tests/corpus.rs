@@ -286,49 +286,18 @@ fn corpus() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// Reading stays linear: a 10 MB terminal transcript (prompts, taint commands and their
-/// output, node tables, describe events, klog lines, prose) is read in well under a
-/// second in release builds; the bound here is generous for debug builds on a shared
-/// machine.
+/// A 10 MB terminal transcript (prompts, taint commands and their output, node tables,
+/// describe events, klog lines, prose) is read whole: every block's command, events and
+/// nodes, and no error. Its reading time is measured by `cargo bench -p taintlab-input
+/// --bench transcript` (linear in the input; figures in the README), not asserted here.
 #[test]
-fn ten_megabyte_transcript_is_read_in_linear_time() {
-    let block = "\
-[root@cp-1 ~]# kubectl taint nodes worker-1 dedicated=gpu:NoSchedule
-node/worker-1 tainted
-~ ❯ k get nodes
-NAME       STATUS                     ROLES    AGE   VERSION
-worker-1   Ready,SchedulingDisabled   <none>   3d    v1.30.1
-worker-2   Ready                      <none>   3d    v1.30.1
-
-Events:
-  Type     Reason            Age               From               Message
-  ----     ------            ----              ----               -------
-  Warning  FailedScheduling  3m (x4 over 10m)  default-scheduler  0/3 nodes are available: 1 node(s) were unschedulable,
-   2 node(s) had untolerated taint(s). preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.
-  Normal   Scheduled         20s               default-scheduler  Successfully assigned default/web-0 to worker-2
-
-E0115 08:00:00.000000       1 schedule_one.go:1004] \"Unable to schedule pod\" pod=\"default/web-1\" err=\"0/3 nodes are available: 3 node(s) had untolerated taint(s).\"
-The pod is still pending after I removed the taint, any idea what else to look at?
-
-";
-    let mut text = String::new();
-    while text.len() < 10 * 1024 * 1024 {
-        text.push_str(block);
-    }
-    let blocks = text.len() / block.len();
-    let start = std::time::Instant::now();
+fn ten_megabyte_transcript_is_read_whole() {
+    let (text, blocks) = taintlab_input::sample::transcript(10 * 1024 * 1024);
     let p = parse(&text);
-    let took = start.elapsed();
-    println!(
-        "10 MB transcript ({} bytes, {blocks} blocks): {took:?}",
-        text.len()
-    );
     assert_eq!(p.taint_commands.len(), blocks);
     assert_eq!(p.events.len(), 2 * blocks);
     assert_eq!(p.nodes.len(), 2 * blocks);
     assert_eq!(p.errors().count(), 0);
-    let bound = if cfg!(debug_assertions) { 30.0 } else { 1.0 };
-    assert!(took.as_secs_f64() < bound, "{took:?}");
 }
 
 /// Pastes cut anywhere (a selection that stops mid-line) and pastes with their line

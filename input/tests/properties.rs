@@ -201,14 +201,12 @@ fn input_at_the_size_limit_parses_and_one_byte_more_does_not() {
     text.push_str(&"x".repeat(limit - head.len() - tail.len()));
     text.push_str(tail);
     assert_eq!(text.len(), limit);
-    let start = std::time::Instant::now();
     let p = parse(&text);
     assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
     assert_eq!(p.nodes[0].node.taints.len(), 1);
     text.push(' ');
     let p = parse(&text);
     assert_eq!(p.diagnostics[0].code, Code::InputTooLarge);
-    assert!(start.elapsed().as_secs() < 30);
 }
 
 #[test]
@@ -218,9 +216,7 @@ fn deep_nesting_fails_fast_in_every_reader() {
         format!("spec: {}{}", "{a: ".repeat(50_000), "}".repeat(50_000)),
         format!("tolerations:\n{}x\n", "- ".repeat(20_000)),
     ] {
-        let start = std::time::Instant::now();
         let p = parse(&text);
-        assert!(start.elapsed().as_secs() < 5);
         assert!(
             p.diagnostics.iter().any(|d| d.code == Code::TooDeep),
             "{:?}",
