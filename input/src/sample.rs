@@ -330,31 +330,6 @@ fn yaml(v: &Value, indent: usize, out: &mut String, first_inline: bool) {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn realistic_size_and_same_result_in_both_formats() {
-        let one = to_kubectl_json(&node(1));
-        assert!((11_000..15_000).contains(&one.len()), "{}", one.len());
-        let list = nodes_list(20);
-        let j = crate::parse(&to_kubectl_json(&list));
-        let y = crate::parse(&to_kubectl_yaml(&list));
-        assert_eq!(j.diagnostics, vec![]);
-        assert_eq!(y.diagnostics, vec![]);
-        assert_eq!(j.nodes.len(), 20);
-        let jn: Vec<_> = j.nodes.iter().map(|n| &n.node).collect();
-        let yn: Vec<_> = y.nodes.iter().map(|n| &n.node).collect();
-        assert_eq!(jn, yn);
-        assert_eq!(
-            j.nodes[0].kubelet_version.as_deref(),
-            Some("v1.31.2-eks-94953ac")
-        );
-        assert_eq!(j.nodes[1].node.taints[0].key, "nvidia.com/gpu");
-    }
-}
-
 /// One block of a terminal transcript as people paste it: a prompt and a `kubectl taint`
 /// command with its output, a node table, a describe Events table (a FailedScheduling row
 /// wrapped over two lines and a later Scheduled row), a klog scheduler line and prose.
@@ -383,4 +358,29 @@ The pod is still pending after I removed the taint, any idea what else to look a
 pub fn transcript(bytes: usize) -> (String, usize) {
     let blocks = bytes.div_ceil(TRANSCRIPT_BLOCK.len()).max(1);
     (TRANSCRIPT_BLOCK.repeat(blocks), blocks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn realistic_size_and_same_result_in_both_formats() {
+        let one = to_kubectl_json(&node(1));
+        assert!((11_000..15_000).contains(&one.len()), "{}", one.len());
+        let list = nodes_list(20);
+        let j = crate::parse(&to_kubectl_json(&list));
+        let y = crate::parse(&to_kubectl_yaml(&list));
+        assert_eq!(j.diagnostics, vec![]);
+        assert_eq!(y.diagnostics, vec![]);
+        assert_eq!(j.nodes.len(), 20);
+        let jn: Vec<_> = j.nodes.iter().map(|n| &n.node).collect();
+        let yn: Vec<_> = y.nodes.iter().map(|n| &n.node).collect();
+        assert_eq!(jn, yn);
+        assert_eq!(
+            j.nodes[0].kubelet_version.as_deref(),
+            Some("v1.31.2-eks-94953ac")
+        );
+        assert_eq!(j.nodes[1].node.taints[0].key, "nvidia.com/gpu");
+    }
 }
