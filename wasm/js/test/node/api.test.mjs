@@ -447,7 +447,7 @@ test("parse: every input form, with locations", () => {
   const ev = p.events[0];
   assert.equal(ev.fit.totalNodes, 3);
   assert.deepEqual(ev.namedTaints, [{ key: "dedicated", value: "gpu" }]);
-  assert.deepEqual(ev.versions, { min: "1.25.0", below: "1.34.3" });
+  assert.deepEqual(ev.versions, { min: "1.24.0", below: "1.34.3" });
   // A parsed node and pod go straight back in.
   assert.equal(tl.explain(p.pods[0], p.nodes[0]).verdict, "schedulable");
 });
