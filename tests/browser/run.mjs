@@ -6,7 +6,7 @@
 //
 // Environment: CHROMIUM (default /usr/bin/chromium).
 
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -473,6 +473,7 @@ await test('import YAML: alias bomb, deep nesting, oversized file give a clear e
     await page.click('#notice-error button');
     await page.waitForSelector('#notice-error', { state: 'detached' });
   }
+  await rm(bigPath, { force: true });
   assert(bomb.length <= 420, `alias bomb is ${bomb.length} bytes`);
   await shot(page, 'hostile-import');
   // A good export still imports afterwards.
