@@ -47,7 +47,10 @@ pub use options::{
 };
 pub use pane::{MAX_INPUT_BYTES, PaneKind, Panes, ParsedPane, parse_options, split_combined};
 pub use pods::{DroppedEntry, Origin, PodEntry, PodOrigin, TolerationEntry};
-pub use policy::{PolicyAnswer, UserInfo, admission_request, json_patch, read_settings};
+pub use policy::{
+    Envelope, PolicyAnswer, UserInfo, admission_request, admission_request_around, json_patch,
+    read_settings,
+};
 pub use view::{CellKind, CellView, eviction_on};
 
 /// Where something is: the pane and the location in its text.

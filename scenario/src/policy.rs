@@ -8,6 +8,7 @@
 
 use serde_json::{Map, Value, json};
 use taintlab_core::WorkloadKind;
+use taintlab_core::admission::Operation;
 use taintlab_policy::{Decision, Settings};
 
 use crate::Scenario;
@@ -111,9 +112,40 @@ fn group_version(api_version: &str) -> (&str, &str) {
     }
 }
 
-/// A CREATE AdmissionRequest for pod entry `i` (uid `taintlab-<i>`).
-pub fn admission_request(i: usize, p: &PodEntry, user: &UserInfo) -> Value {
-    let object = admission_object(p);
+/// How the API server would send an object to an admission webhook: everything of an
+/// AdmissionRequest but the object itself.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Envelope {
+    /// `uid`.
+    pub uid: String,
+    /// `operation`.
+    pub operation: Operation,
+    /// `userInfo`.
+    pub user: UserInfo,
+    /// `namespace`; `None` takes the object's (`default` when it has none; empty for
+    /// cluster-scoped Nodes).
+    pub namespace: Option<String>,
+    /// `oldObject` (UPDATE, DELETE).
+    pub old_object: Option<Value>,
+}
+
+impl Default for Envelope {
+    fn default() -> Self {
+        Self {
+            uid: "taintlab".into(),
+            operation: Operation::Create,
+            user: UserInfo::default(),
+            namespace: None,
+            old_object: None,
+        }
+    }
+}
+
+/// The AdmissionRequest built around a Kubernetes object: kind and resource from its
+/// `apiVersion` and `kind` (resources of workload kinds from core's table, others by the
+/// API's plural rule), name and namespace from its metadata, and the operation's options
+/// object as the API server attaches it.
+pub fn admission_request_around(object: Value, envelope: &Envelope) -> Value {
     let kind = object
         .get("kind")
         .and_then(Value::as_str)
@@ -125,25 +157,55 @@ pub fn admission_request(i: usize, p: &PodEntry, user: &UserInfo) -> Value {
         .unwrap_or("v1")
         .to_string();
     let (group, version) = group_version(&api_version);
-    let resource = match p.workload_kind {
-        Some(k) => k.resource().to_string(),
-        None => format!("{}s", kind.to_ascii_lowercase()),
+    let resource = WorkloadKind::from_group_kind(group, &kind).map_or_else(
+        || format!("{}s", kind.to_ascii_lowercase()),
+        |k| k.resource().to_string(),
+    );
+    let meta = object.get("metadata");
+    let field = |f: &str| meta.and_then(|m| m.get(f)).and_then(Value::as_str);
+    let name = field("name").unwrap_or("").to_string();
+    let namespace = match &envelope.namespace {
+        Some(ns) => ns.clone(),
+        None if kind == "Node" && group.is_empty() => String::new(),
+        None => field("namespace")
+            .filter(|ns| !ns.is_empty())
+            .unwrap_or("default")
+            .to_string(),
     };
+    let options = match envelope.operation {
+        Operation::Create => json!({"apiVersion": "meta.k8s.io/v1", "kind": "CreateOptions"}),
+        Operation::Update => json!({"apiVersion": "meta.k8s.io/v1", "kind": "UpdateOptions"}),
+        Operation::Delete => json!({"apiVersion": "meta.k8s.io/v1", "kind": "DeleteOptions"}),
+        Operation::Connect => Value::Null,
+    };
+    let gvk = json!({"group": group, "version": version, "kind": kind});
+    let gvr = json!({"group": group, "version": version, "resource": resource});
     json!({
-        "uid": format!("taintlab-{i}"),
-        "kind": {"group": group, "version": version, "kind": kind},
-        "resource": {"group": group, "version": version, "resource": resource},
-        "requestKind": {"group": group, "version": version, "kind": kind},
-        "requestResource": {"group": group, "version": version, "resource": resource},
-        "name": p.pod.name,
-        "namespace": p.pod.namespace,
-        "operation": "CREATE",
-        "userInfo": {"username": user.username, "groups": user.groups},
+        "uid": envelope.uid,
+        "kind": gvk,
+        "resource": gvr,
+        "requestKind": gvk,
+        "requestResource": gvr,
+        "name": name,
+        "namespace": namespace,
+        "operation": envelope.operation.as_str(),
+        "userInfo": {"username": envelope.user.username, "groups": envelope.user.groups},
         "object": object,
-        "oldObject": null,
+        "oldObject": envelope.old_object.clone().unwrap_or(Value::Null),
         "dryRun": false,
-        "options": {"apiVersion": "meta.k8s.io/v1", "kind": "CreateOptions"}
+        "options": options,
     })
+}
+
+/// A CREATE AdmissionRequest for pod entry `i` (uid `taintlab-<i>`).
+pub fn admission_request(i: usize, p: &PodEntry, user: &UserInfo) -> Value {
+    let envelope = Envelope {
+        uid: format!("taintlab-{i}"),
+        user: user.clone(),
+        namespace: Some(p.pod.namespace.clone()),
+        ..Envelope::default()
+    };
+    admission_request_around(admission_object(p), &envelope)
 }
 
 /// RFC 6901 escaping of one path segment.

@@ -522,3 +522,30 @@ fn by_position_sorts_stably_by_document_line_and_column() {
         }
     }
 }
+
+#[test]
+fn requests_around_objects_follow_the_api_server() {
+    let node = json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"}});
+    let r = admission_request_around(node, &Envelope::default());
+    assert_eq!(r["namespace"], "");
+    assert_eq!(r["resource"]["resource"], "nodes");
+    assert_eq!(r["options"]["kind"], "CreateOptions");
+    let deploy =
+        json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}});
+    let update = Envelope {
+        operation: taintlab_core::admission::Operation::Update,
+        old_object: Some(json!({"kind": "Deployment"})),
+        ..Envelope::default()
+    };
+    let r = admission_request_around(deploy, &update);
+    assert_eq!(r["namespace"], "default");
+    assert_eq!(r["operation"], "UPDATE");
+    assert_eq!(r["resource"]["resource"], "deployments");
+    assert_eq!(r["kind"]["group"], "apps");
+    assert_eq!(r["options"]["kind"], "UpdateOptions");
+    assert_eq!(r["oldObject"]["kind"], "Deployment");
+    let crd = json!({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w", "namespace": "x"}});
+    let r = admission_request_around(crd, &Envelope::default());
+    assert_eq!(r["resource"]["resource"], "widgets");
+    assert_eq!(r["namespace"], "x");
+}

@@ -1,10 +1,11 @@
 //! `policyDecision` and `validatePolicySettings`: the Kubewarden policy's decision
 //! (`taintlab-policy`), callable without a cluster.
 
-use serde_json::{Map, Value, json};
-use taintlab_core::{Node, WorkloadKind};
+use serde_json::{Map, Value};
+use taintlab_core::Node;
+use taintlab_core::admission::Operation;
 use taintlab_policy::{Settings, evaluate, node_list_request, parse_node_list};
-use taintlab_scenario::UserInfo;
+use taintlab_scenario::{Envelope, UserInfo, admission_request_around};
 
 use crate::value::V;
 
@@ -89,9 +90,11 @@ fn request(v: &Value, o: &Obj<'_>) -> ApiResult<Value> {
         }
         return Ok(v);
     }
-    let api_version = v.get("apiVersion").and_then(Value::as_str).unwrap_or("v1");
-    let kind = v.get("kind").and_then(Value::as_str).unwrap_or("");
-    if kind.is_empty() {
+    if v.get("kind")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .is_empty()
+    {
         return Err(ApiError::value(
             "missing-field",
             "request",
@@ -99,29 +102,12 @@ fn request(v: &Value, o: &Obj<'_>) -> ApiResult<Value> {
             "is required: a Kubernetes object (Pod, Deployment, Node, ...) or an AdmissionRequest",
         ));
     }
-    let (group, version) = api_version.split_once('/').unwrap_or(("", api_version));
-    let meta = v.get("metadata");
-    let name = meta
-        .and_then(|m| m.get("name"))
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    let namespace = match o.str("namespace")? {
-        Some(ns) => ns,
-        None if kind == "Node" => String::new(),
-        None => meta
-            .and_then(|m| m.get("namespace"))
-            .and_then(Value::as_str)
-            .unwrap_or("default")
-            .to_string(),
-    };
     let operation = o
         .choice("operation", &["CREATE", "UPDATE", "DELETE", "CONNECT"])?
-        .unwrap_or("CREATE");
+        .and_then(Operation::parse)
+        .unwrap_or(Operation::Create);
     let user = match o.get("userInfo") {
-        None => {
-            let u = UserInfo::default();
-            json!({"username": u.username, "groups": u.groups})
-        }
+        None => UserInfo::default(),
         Some(u) => {
             let u = Obj::new(
                 u,
@@ -132,33 +118,22 @@ fn request(v: &Value, o: &Obj<'_>) -> ApiResult<Value> {
                 &[],
                 false,
             )?;
-            json!({
-                "username": u.str("username")?.unwrap_or_default(),
-                "groups": u.str_list("groups")?.unwrap_or_default(),
-            })
+            UserInfo {
+                username: u.str("username")?.unwrap_or_default(),
+                groups: u.str_list("groups")?.unwrap_or_default(),
+            }
         }
     };
-    let gvk = json!({"group": group, "version": version, "kind": kind});
-    // The resource of core's workload-kind table; other kinds by the API's plural rule.
-    let plural = WorkloadKind::from_group_kind(group, kind).map_or_else(
-        || format!("{}s", kind.to_ascii_lowercase()),
-        |k| k.resource().to_string(),
-    );
-    let resource = json!({"group": group, "version": version, "resource": plural});
-    Ok(json!({
-        "uid": "taintlab",
-        "kind": gvk,
-        "resource": resource,
-        "requestKind": gvk,
-        "requestResource": resource,
-        "name": name,
-        "namespace": namespace,
-        "operation": operation,
-        "userInfo": user,
-        "object": v,
-        "oldObject": o.get("oldObject").map(crate::value::to_serde).unwrap_or(Value::Null),
-        "dryRun": false,
-    }))
+    // The envelope is the scenario's, so a pasted object gets the same request here as
+    // in the playground's Kubewarden tab.
+    let envelope = Envelope {
+        operation,
+        user,
+        namespace: o.str("namespace")?,
+        old_object: o.get("oldObject").map(crate::value::to_serde),
+        ..Envelope::default()
+    };
+    Ok(admission_request_around(v, &envelope))
 }
 
 /// The cluster's nodes for the node checks, read without the text reader (this module
@@ -330,6 +305,7 @@ pub fn validate_policy_settings(settings: &Value) -> ApiResult {
 mod tests {
     use super::*;
     use crate::api::tests::v;
+    use serde_json::json;
 
     fn pod(tolerations: Value) -> Value {
         json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web", "namespace": "apps"},

@@ -495,7 +495,7 @@ mod tests {
             &V::Null,
         ));
         assert_eq!(ev["events"][0]["namedTaints"][0]["key"], "dedicated");
-        assert_eq!(ev["events"][0]["versions"]["min"], "1.25.0");
+        assert_eq!(ev["events"][0]["versions"]["min"], "1.24.0");
         let bad = v(parse(
             &val(json!("spec:\n  tolerations:\n  - {key: a, value: on}\n")),
             &V::Null,
