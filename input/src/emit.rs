@@ -173,7 +173,7 @@ pub fn to_yaml_stream(values: &[Value]) -> String {
 /// A JSON string literal that is also a YAML double-quoted scalar the YAML reader accepts:
 /// serde_json leaves DEL, the C1 controls and U+FFFE/U+FFFF raw, which YAML refuses, so
 /// they are written as `\uXXXX` escapes (valid in both).
-fn quoted(s: &str) -> String {
+pub fn quoted(s: &str) -> String {
     let json = serde_json::to_string(s).unwrap_or_default();
     if !json
         .chars()

@@ -486,9 +486,10 @@ fn input_value(e: &Event) -> String {
         .unwrap_or_default()
 }
 
-/// Quotes a YAML string the JSON way (always valid YAML).
+/// Quotes a YAML string as the input layer's emitter does (a JSON string literal that
+/// the YAML reader accepts back, DEL and C1 controls escaped).
 fn q(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+    taintlab_input::emit::quoted(s)
 }
 
 const EFFECTS: [&str; 3] = ["NoSchedule", "PreferNoSchedule", "NoExecute"];
@@ -677,6 +678,18 @@ pub fn add_toleration(props: &AddTolerationProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quoted_values_read_back_through_the_input_layer() {
+        let value = "a\u{7f}b\u{85}c\u{fffe}";
+        let text = format!(
+            "taints:\n- key: k\n  value: {}\n  effect: NoSchedule\n",
+            q(value)
+        );
+        let p = taintlab_input::parse(&text);
+        assert!(p.errors().next().is_none(), "{:?}", p.diagnostics);
+        assert_eq!(p.taint_lists[0].taints[0].value, value);
+    }
 
     #[test]
     fn offsets_count_utf16_units() {

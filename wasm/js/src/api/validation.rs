@@ -56,7 +56,7 @@ fn field_error(j: &mut J, e: &FieldError, c: &Checked) {
         .s("type", e.error_type.name())
         .s("reason", e.error_type.reason())
         .s("field", &e.field)
-        .os("badValue", e.bad_value.render().as_deref())
+        .os("badValue", e.bad_value.render_at(e.version).as_deref())
         .s("detail", &e.detail)
         .s("message", &e.message())
         .key("location");
