@@ -1,6 +1,6 @@
 //! DaemonSet controller: the tolerations every daemon pod gets
 //! (`AddOrUpdateDaemonPodTolerations`, `pkg/controller/daemon/util`) and the taint part of
-//! `NodeShouldRunDaemonPod` (`pkg/controller/daemon/daemon_controller.go`), spec §7.
+//! `NodeShouldRunDaemonPod` (`pkg/controller/daemon/daemon_controller.go`).
 
 use alloc::vec::Vec;
 

@@ -1,4 +1,7 @@
-//! Admission plugins that add or check tolerations and taints (spec §6).
+//! Admission plugins that add or check tolerations and taints
+//! (`plugin/pkg/admission/{defaulttolerationseconds,podtolerationrestriction,
+//! extendedresourcetoleration,nodetaint}` and `TaintNodesByCondition` in
+//! `pkg/controller/nodelifecycle`).
 //!
 //! * `DefaultTolerationSeconds` (enabled by default) in [`default_toleration_seconds`].
 //! * `PodTolerationRestriction` with `pkg/util/tolerations` in [`pod_toleration_restriction`].

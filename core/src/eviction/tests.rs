@@ -1,5 +1,6 @@
-//! Tests of the eviction module: the pure functions, every rule of spec §5.5 and edge
-//! case of §5.6, the step API, and property tests.
+//! Tests of the eviction module: the pure functions, every rule of
+//! `pkg/controller/tainteviction/taint_eviction.go` (`processPodOnNode`,
+//! `getMinTolerationTime`) and its edge cases, the step API, and property tests.
 
 use alloc::string::String;
 use alloc::vec;
@@ -212,7 +213,7 @@ fn verdict_summarises_a_fresh_pod() {
     );
 }
 
-// ---------------------------------------------------------------- §5.5 rules
+// ---------------------------------------------------------------- taint_eviction.go rules
 
 #[test]
 fn rule1_only_no_execute_taints_matter() {
@@ -552,7 +553,7 @@ fn rule10_timers_fire_before_events_of_the_same_second() {
     );
 }
 
-// ---------------------------------------------------------------- §5.6 edge cases
+// ---------------------------------------------------------------- edge cases
 
 #[test]
 fn edge_time_added_is_not_the_start_of_the_clock() {

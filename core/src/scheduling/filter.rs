@@ -86,7 +86,9 @@ impl Status {
     }
 }
 
-/// Which text a release prints for a node rejected by TaintToleration (spec §4.1).
+/// Which text a release prints for a node rejected by TaintToleration
+/// (`ErrReasonNotMatch` and the `Filter` status of
+/// `pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum TaintReasonText {
     /// Up to v1.17: `node(s) had taints that the pod didn't tolerate`.

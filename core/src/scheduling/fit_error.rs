@@ -1,6 +1,6 @@
 //! The FailedScheduling message: `FitError.Error()` (`pkg/scheduler/framework/types.go`),
 //! the DefaultPreemption post-filter text and the event the scheduler records
-//! (`schedule_one.go`), spec §4.5.
+//! (`pkg/scheduler/schedule_one.go`, `handleSchedulingFailure`).
 
 use alloc::collections::BTreeMap;
 use alloc::format;

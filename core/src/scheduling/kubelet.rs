@@ -1,5 +1,5 @@
 //! The kubelet's admission check on taints (`pkg/kubelet/lifecycle/predicate.go`),
-//! spec §4.6: defence in depth for pods that reach a node without the scheduler.
+//! `noScheduleTaintTolerated` / `generalFilter`: defence in depth for pods that reach a node without the scheduler.
 
 use crate::helpers::{TaintFilter, find_matching_untolerated_taint};
 use crate::model::{Taint, Toleration};

@@ -2,11 +2,12 @@
 //! FailedScheduling message, per-pair explanations and a cluster-scale evaluation.
 //!
 //! * [`filter`]: the two Filter plugins in upstream order and the version-dependent
-//!   reason texts (spec §4.1, §4.3).
-//! * [`score`]: PreScore/Score and `DefaultNormalizeScore` (§4.2).
+//!   reason texts (`plugins/tainttoleration/taint_toleration.go`,
+//!   `plugins/nodeunschedulable/node_unschedulable.go`).
+//! * [`score`]: PreScore/Score and `DefaultNormalizeScore` (`plugins/helper/normalize_score.go`).
 //! * [`fit_error`]: `FitError.Error()`, the DefaultPreemption post-filter text and the
-//!   FailedScheduling event (§4.5).
-//! * [`kubelet`]: the kubelet's NoExecute admission check (§4.6).
+//!   FailedScheduling event (`pkg/scheduler/framework/types.go`, `schedule_one.go`).
+//! * [`kubelet`]: the kubelet's NoExecute admission check (`pkg/kubelet/lifecycle/predicate.go`).
 //! * [`mod@explain`]: why one pod does or does not fit one node, as plain data.
 //! * [`cluster`]: every pod against every node, grouped into equivalence classes
 //!   (taint filters only).
