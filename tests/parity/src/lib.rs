@@ -103,22 +103,6 @@ fn verdict(v: Verdict) -> &'static str {
     }
 }
 
-/// `YamlSyntax` -> `yaml-syntax`.
-fn kebab(debug: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in debug.chars().enumerate() {
-        if c.is_ascii_uppercase() {
-            if i > 0 {
-                out.push('-');
-            }
-            out.push(c.to_ascii_lowercase());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 /// What a user sees of a scenario, in a shape both sides can produce.
 pub fn summary(s: &Scenario) -> Value {
     let nodes: Vec<Value> = s
@@ -208,7 +192,7 @@ pub fn summary(s: &Scenario) -> Value {
                     Severity::Warning => "warning",
                 },
                 "code": match f.kind {
-                    FindingKind::Input(c) => kebab(&format!("{c:?}")),
+                    FindingKind::Input(c) => code_name(c),
                     FindingKind::Kubectl => "kubectl".into(),
                     FindingKind::Validation => "validation".into(),
                     FindingKind::Admission => "admission".into(),
@@ -279,4 +263,13 @@ pub fn expected(paste: &str) -> Value {
         "playground": summary(&scenario),
         "text": summary(&text(paste, &options)),
     })
+}
+
+/// The code's name as the input layer serializes it (`yaml-syntax`), which is what npm
+/// writes too.
+fn code_name(c: taintlab_input::Code) -> String {
+    serde_json::to_value(c)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
 }

@@ -2,7 +2,9 @@
 //! taint-eviction controller simulator (taint-change scenarios) and node-lifecycle
 //! simulation (the node-failure preset). No rendering here.
 
-use taintlab_core::eviction::{ActionKind, PodKey, SimEvent, TimedEvent, simulate};
+use taintlab_core::eviction::{
+    ActionKind, PodKey, SimEvent, SimulationResult, TimedEvent, simulate,
+};
 use taintlab_core::kubectl::{delete_taint, delete_taints_by_key, parse_taint};
 use taintlab_core::matching::{match_taint, taint_to_string};
 use taintlab_core::node_lifecycle::{
@@ -157,6 +159,42 @@ fn key_of(p: &Pod) -> PodKey {
     PodKey::new(&p.namespace, &p.name)
 }
 
+/// The eviction windows (scheduled at, ends at) of pod `id` in a simulation and when it
+/// was first evicted; cancellations and evictions are added to `marks`.
+fn pod_actions(
+    sim: &SimulationResult,
+    id: Option<usize>,
+    marks: &mut Vec<(i64, Mark)>,
+) -> (Vec<(i64, Option<i64>)>, Option<i64>) {
+    let mut windows: Vec<(i64, Option<i64>)> = Vec::new();
+    let mut evicted_at = None;
+    for act in sim.actions.iter().filter(|x| Some(x.pod.index()) == id) {
+        match act.kind {
+            ActionKind::Schedule { fire_at } => windows.push((act.at, Some(fire_at))),
+            ActionKind::Keep { .. } => {}
+            ActionKind::Cancel => {
+                if let Some(w) = windows.last_mut() {
+                    w.1 = Some(act.at);
+                }
+                marks.push((act.at, Mark::Cancelled));
+            }
+            ActionKind::Evict => {
+                evicted_at.get_or_insert(act.at);
+                marks.push((act.at, Mark::Evicted));
+            }
+        }
+    }
+    (windows, evicted_at)
+}
+
+/// The Kubernetes Events of a simulation with their times.
+fn events_of(sim: &SimulationResult) -> Vec<(i64, String)> {
+    sim.events
+        .iter()
+        .map(|e| (e.at, sim.event_message(e)))
+        .collect()
+}
+
 /// The timeline of the taint-change scenario.
 pub fn taint_scenario(a: &Analysis, scenario: &Scenario) -> Model {
     let place = placements(a);
@@ -237,26 +275,7 @@ pub fn taint_scenario(a: &Analysis, scenario: &Scenario) -> Model {
         );
         let id = result.pods.iter().position(|k| *k == key);
         let mut marks = node_marks[*ni].clone();
-        let mut windows: Vec<(i64, Option<i64>)> = Vec::new();
-        let mut evicted_at = None;
-        for act in result.actions.iter().filter(|x| Some(x.pod.index()) == id) {
-            match act.kind {
-                ActionKind::Schedule { fire_at } => windows.push((act.at, Some(fire_at))),
-                ActionKind::Keep { .. } => {}
-                ActionKind::Cancel => {
-                    if let Some(w) = windows.last_mut() {
-                        w.1 = Some(act.at);
-                    }
-                    marks.push((act.at, Mark::Cancelled));
-                }
-                ActionKind::Evict => {
-                    if evicted_at.is_none() {
-                        evicted_at = Some(act.at);
-                    }
-                    marks.push((act.at, Mark::Evicted));
-                }
-            }
-        }
+        let (mut windows, evicted_at) = pod_actions(&result, id, &mut marks);
         let pending_at = result
             .pending_evictions
             .iter()
@@ -275,11 +294,7 @@ pub fn taint_scenario(a: &Analysis, scenario: &Scenario) -> Model {
             pending_at,
         });
     }
-    let events = result
-        .events
-        .iter()
-        .map(|e| (e.at, result.event_message(e)))
-        .collect();
+    let events = events_of(&result);
     Model {
         until,
         pods: lines,
@@ -355,24 +370,7 @@ pub fn node_failure(a: &Analysis, f: &Failure) -> Model {
         let key = PodKey::new(&a.pods[p].pod.namespace, &a.pods[p].pod.name);
         let id = sim.pods.iter().position(|k| *k == key);
         let mut marks = node_marks.clone();
-        let mut windows: Vec<(i64, Option<i64>)> = Vec::new();
-        let mut evicted_at = None;
-        for act in sim.actions.iter().filter(|x| Some(x.pod.index()) == id) {
-            match act.kind {
-                ActionKind::Schedule { fire_at } => windows.push((act.at, Some(fire_at))),
-                ActionKind::Keep { .. } => {}
-                ActionKind::Cancel => {
-                    if let Some(w) = windows.last_mut() {
-                        w.1 = Some(act.at);
-                    }
-                    marks.push((act.at, Mark::Cancelled));
-                }
-                ActionKind::Evict => {
-                    evicted_at.get_or_insert(act.at);
-                    marks.push((act.at, Mark::Evicted));
-                }
-            }
-        }
+        let (windows, evicted_at) = pod_actions(sim, id, &mut marks);
         marks.sort_by_key(|m| m.0);
         lines.push(PodLine {
             label,
@@ -383,11 +381,7 @@ pub fn node_failure(a: &Analysis, f: &Failure) -> Model {
             pending_at: None,
         });
     }
-    let events = sim
-        .events
-        .iter()
-        .map(|e| (e.at, sim.event_message(e)))
-        .collect();
+    let events = events_of(sim);
     Model {
         until,
         pods: lines,
