@@ -18,9 +18,9 @@ fn document() -> web_sys::Document {
 }
 
 /// Waits until `cond` holds (checked after every short yield to the browser), failing
-/// with `what` after five seconds.
+/// with `what` after twenty seconds (generous: a loaded CI machine runs the debug build).
 async fn until(what: &str, cond: impl Fn() -> bool) {
-    let deadline = js_sys::Date::now() + 5000.0;
+    let deadline = js_sys::Date::now() + 20_000.0;
     while !cond() {
         assert!(
             js_sys::Date::now() < deadline,
@@ -34,9 +34,24 @@ fn has(root: &Element, sel: &str) -> bool {
     root.query_selector(sel).ok().flatten().is_some()
 }
 
-/// Mounts a fresh app (local storage cleared, so it starts on the first example).
+thread_local! {
+    /// The app the previous test mounted, destroyed before the next one mounts.
+    static MOUNTED: std::cell::RefCell<Option<(yew::AppHandle<App>, Element)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Mounts a fresh app (local storage cleared, so it starts on the first example) and
+/// waits until it has settled: the matrix is drawn and the first state is saved, so
+/// every effect of the first render has run. The previous test's app is destroyed
+/// first; left alive, its pending save could land after the clear and become the new
+/// app's starting state.
 async fn mount() -> Element {
-    if let Some(s) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
+    if let Some((handle, root)) = MOUNTED.with(|m| m.borrow_mut().take()) {
+        handle.destroy();
+        root.remove();
+    }
+    let storage = || web_sys::window().and_then(|w| w.local_storage().ok().flatten());
+    if let Some(s) = storage() {
         let _ = s.clear();
     }
     let root = document().create_element("div").expect("div");
@@ -45,9 +60,13 @@ async fn mount() -> Element {
         .expect("body")
         .append_child(&root)
         .expect("append");
-    yew::Renderer::<App>::with_root(root.clone()).render();
-    until("the first example's matrix", || {
+    let handle = yew::Renderer::<App>::with_root(root.clone()).render();
+    MOUNTED.with(|m| *m.borrow_mut() = Some((handle, root.clone())));
+    until("the first example's matrix and its saved state", || {
         count(&root, "table.matrix button.cell") > 0
+            && storage()
+                .and_then(|s| s.get_item(taintlab_web::share::STATE_KEY).ok().flatten())
+                .is_some()
     })
     .await;
     root
