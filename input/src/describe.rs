@@ -206,6 +206,8 @@ pub(crate) fn parse_object(lines: &[(usize, &str)], doc: usize, out: &mut Parsed
                 taint_locations,
                 unschedulable_location,
                 kubelet_version,
+                allocatable: None,
+                capacity: None,
                 form: Form::DescribeNode,
             });
             return Form::DescribeNode;

@@ -4,6 +4,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
+use taintlab_core::model::PodPlacement;
+use taintlab_core::resource::ResourceList;
 use taintlab_core::{Node, Pod, QosClass, Taint, Toleration};
 
 use crate::diag::{Diagnostic, Location, Severity};
@@ -66,6 +68,13 @@ pub struct InputNode {
     /// `status.nodeInfo.kubeletVersion`, when present (tells the cluster's release).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kubelet_version: Option<String>,
+    /// `status.allocatable` (describe's `Allocatable:` block); `None` when the paste
+    /// does not show it: resources are then unknown and not checked on this node.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allocatable: Option<ResourceList>,
+    /// `status.capacity` (describe's `Capacity:` block), when shown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity: Option<ResourceList>,
     /// How it was written.
     pub form: Form,
 }
@@ -140,6 +149,12 @@ pub struct Workload {
     /// `spec.initContainers` resources.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub init_containers: Vec<ContainerResources>,
+    /// What the scheduler's filters read beyond tolerations: `nodeSelector`, node
+    /// affinity, host ports, scheduling gates, `schedulerName`, priority, container,
+    /// init-container, overhead and pod-level resources (quantities parsed), and
+    /// `status.phase`/`startTime` of pods already bound.
+    #[serde(default, skip_serializing_if = "is_default_placement")]
+    pub placement: PodPlacement,
     /// The QoS class the input states (`status.qosClass`, describe's `QoS Class:`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stated_qos_class: Option<QosClass>,
@@ -214,6 +229,10 @@ impl Workload {
             .flat_map(|c| c.requests.keys().cloned())
             .collect()
     }
+}
+
+fn is_default_placement(p: &PodPlacement) -> bool {
+    *p == PodPlacement::default()
 }
 
 /// A bare list of taints (a `taints:` list, a single taint object, taint specs).

@@ -423,6 +423,8 @@ pub(crate) fn read_nodes(h: &NodeHeader, lines: &[(usize, &str)], doc: usize, ou
                 .and_then(|_| cols.last().map(|c| c.1))
                 .filter(|v| v.starts_with('v'))
                 .map(str::to_string),
+            allocatable: None,
+            capacity: None,
             form: Form::NodeTable,
         });
     }

@@ -97,6 +97,8 @@ impl Reducer<'_> {
             taint_locations,
             unschedulable_location,
             kubelet_version,
+            allocatable: None,
+            capacity: None,
             form: self.form,
         });
     }

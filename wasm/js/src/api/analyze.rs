@@ -89,6 +89,8 @@ fn node_pane(nodes: Vec<NodeIn>) -> ParsedPane {
             taint_locations: n.taint_locations,
             unschedulable_location: None,
             kubelet_version: None,
+            allocatable: None,
+            capacity: None,
             form: Form::Json,
         })
         .collect();
