@@ -127,6 +127,10 @@ pub enum Code {
     /// found in the paste and explained (the field, why, the fix). A warning: the paste
     /// itself is not wrong.
     ToolError,
+    /// A field that changes where a pod may run but that Taintlab does not model (pod
+    /// affinity, topology spread, resource claims, volumes bound through
+    /// PersistentVolumeClaims, another scheduler): the real answer may differ.
+    NotModelled,
 }
 
 /// A warning or an error, with its location and a plain-words explanation.

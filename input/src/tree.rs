@@ -144,6 +144,8 @@ pub(crate) enum Ctx {
     Status,
     /// A node or pod condition.
     Condition,
+    /// A pod volume: its name and whether it uses a PersistentVolumeClaim.
+    Volume,
     /// `status.nodeInfo`.
     NodeInfo,
     /// A taint or a toleration: every key is kept (unknown ones are reported).
@@ -163,6 +165,10 @@ pub(crate) enum ListElem {
     TaintOrToleration,
     Container,
     Condition,
+    /// Everything is kept (container ports, scheduling gates).
+    Any,
+    /// A pod volume: only whether it claims a PVC.
+    Volume,
 }
 
 impl Ctx {
@@ -192,6 +198,7 @@ impl Ctx {
             Ctx::ListOf(ListElem::TaintOrToleration) => Ctx::TaintOrToleration,
             Ctx::ListOf(ListElem::Container) => Ctx::Container,
             Ctx::ListOf(ListElem::Condition) => Ctx::Condition,
+            Ctx::ListOf(ListElem::Volume) => Ctx::Volume,
             _ => Ctx::Any,
         }
     }
@@ -239,7 +246,19 @@ impl Ctx {
                 }
                 "containers" | "initContainers" => Some(ListOf(ListElem::Container)),
                 "template" | "jobTemplate" => Some(Template),
-                "nodeSelector" => Some(StrMap),
+                "nodeSelector" | "overhead" => Some(StrMap),
+                "resources" => Some(Resources),
+                // Node affinity is read; pod (anti-)affinity, topology spread and
+                // resource claims are only reported, but small enough to keep whole.
+                "affinity" | "schedulingGates" | "topologySpreadConstraints" | "resourceClaims" => {
+                    Some(Any)
+                }
+                "volumes" => Some(ListOf(ListElem::Volume)),
+                _ => None,
+            },
+            Volume => match key {
+                "name" => Some(Scalar),
+                "persistentVolumeClaim" | "ephemeral" => Some(Any),
                 _ => None,
             },
             Template => match key {
@@ -248,8 +267,9 @@ impl Ctx {
                 _ => None,
             },
             Container => match key {
-                "name" | "image" => Some(Scalar),
+                "name" | "image" | "restartPolicy" => Some(Scalar),
                 "resources" => Some(Resources),
+                "ports" => Some(ListOf(ListElem::Any)),
                 _ => None,
             },
             Resources => match key {
@@ -258,7 +278,8 @@ impl Ctx {
             },
             Status => match key {
                 "conditions" => Some(ListOf(ListElem::Condition)),
-                "qosClass" | "phase" => Some(Scalar),
+                "qosClass" | "phase" | "startTime" => Some(Scalar),
+                "allocatable" | "capacity" => Some(StrMap),
                 "nodeInfo" => Some(NodeInfo),
                 _ => None,
             },

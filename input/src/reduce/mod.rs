@@ -12,6 +12,7 @@ mod decode;
 mod events;
 mod fields;
 mod nodes;
+mod placement;
 mod taints;
 mod workloads;
 

@@ -42,8 +42,16 @@ impl Reducer<'_> {
             }
         }
         let mut kubelet_version = None;
+        let mut allocatable = None;
+        let mut capacity = None;
         if let Some(status) = v.get("status") {
             let st = join(path, "status");
+            if let Some(a) = status.value.get("allocatable") {
+                allocatable = self.node_resources(&a.value, &join(&st, "allocatable"));
+            }
+            if let Some(c) = status.value.get("capacity") {
+                capacity = self.node_resources(&c.value, &join(&st, "capacity"));
+            }
             if let Some(c) = status.value.get("conditions") {
                 let cp = join(&st, "conditions");
                 let items = self.list(&c.value, &cp, "NodeStatus", "[]v1.NodeCondition", &mut obj);
@@ -97,8 +105,8 @@ impl Reducer<'_> {
             taint_locations,
             unschedulable_location,
             kubelet_version,
-            allocatable: None,
-            capacity: None,
+            allocatable,
+            capacity,
             form: self.form,
         });
     }

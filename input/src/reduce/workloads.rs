@@ -1,16 +1,23 @@
 //! Workload objects (the kinds of [`taintlab_core::WorkloadKind`]): the pod template
 //! where the kind keeps it, the pod spec fields that matter here, and pod status.
 
+use taintlab_core::resource::ContainerResources as CoreContainer;
+
 use super::*;
 
 impl Reducer<'_> {
+    /// `spec.containers` or `spec.initContainers`: names, images and resources (as
+    /// written and parsed), init containers' `restartPolicy`, and ports.
     pub(super) fn containers(
         &mut self,
         v: &Value,
         path: &str,
+        init: bool,
+        ports: &mut Vec<placement::RawPort>,
         obj: &mut Obj,
-    ) -> Vec<ContainerResources> {
+    ) -> (Vec<ContainerResources>, Vec<CoreContainer>) {
         let mut out = Vec::new();
+        let mut core = Vec::new();
         let items = self.list(v, path, "PodSpec", "[]v1.Container", obj);
         for (i, item) in items.iter().enumerate() {
             let ip = index(path, i);
@@ -28,29 +35,24 @@ impl Reducer<'_> {
                 ..Default::default()
             };
             if let Some(r) = item.get("resources") {
-                let rp = join(&ip, "resources");
-                if let Some(q) = r.value.get("requests") {
-                    c.requests = self.str_map(
-                        &q.value,
-                        &join(&rp, "requests"),
-                        "ResourceRequirements",
-                        true,
-                        obj,
-                    );
-                }
-                if let Some(q) = r.value.get("limits") {
-                    c.limits = self.str_map(
-                        &q.value,
-                        &join(&rp, "limits"),
-                        "ResourceRequirements",
-                        true,
-                        obj,
-                    );
-                }
+                (c.requests, c.limits) = self.requirements(&r.value, &join(&ip, "resources"), obj);
             }
+            let restart_policy = if init {
+                self.opt_str(item, "restartPolicy", &ip, "Container", obj)
+                    .unwrap_or_default()
+            } else {
+                String::new()
+            };
+            let sidecar = restart_policy == "Always";
+            if let Some(p) = item.get("ports")
+                && (!init || sidecar)
+            {
+                self.container_ports(&p.value, &join(&ip, "ports"), sidecar, ports, obj);
+            }
+            core.push(placement::core_container(&c, restart_policy));
             out.push(c);
         }
-        out
+        (out, core)
     }
 
     pub(super) fn workload(&mut self, v: &Value, path: &str, mut obj: Obj) {
@@ -185,9 +187,52 @@ impl Reducer<'_> {
     }
 
     pub(super) fn pod_spec(&mut self, spec: &Value, sp: &str, w: &mut Workload, obj: &mut Obj) {
+        let mut ports = Vec::new();
         for e in spec.entries().unwrap_or(&[]) {
             let p = join(sp, &e.key);
             match e.key.as_str() {
+                "nodeSelector" => {
+                    w.placement.node_selector = self.str_map(&e.value, &p, "PodSpec", false, obj);
+                }
+                "affinity" => w.placement.affinity = self.affinity(&e.value, &p, obj),
+                "schedulingGates" => {
+                    w.placement.scheduling_gates = self.scheduling_gates(&e.value, &p, obj)
+                }
+                "schedulerName" => {
+                    let s = self
+                        .get_str(&e.value, &p, "PodSpec", obj)
+                        .unwrap_or_default();
+                    if !s.is_empty() && s != "default-scheduler" {
+                        self.not_modelled(
+                            e.value.pos,
+                            &p,
+                            format!(
+                                "schedulerName \"{s}\" is not the default scheduler: default-scheduler does not place this pod, and Taintlab models only the default scheduler's filters, so the real answer may differ"
+                            ),
+                        );
+                    }
+                    w.placement.scheduler_name = s;
+                }
+                "overhead" => {
+                    let m = self.str_map(&e.value, &p, "PodSpec", true, obj);
+                    w.placement.overhead = placement::to_list(&m);
+                }
+                "resources" => w.placement.resources = self.pod_resources(&e.value, &p, obj),
+                "topologySpreadConstraints" if !placement::value_is_empty(&e.value) => {
+                    self.not_modelled(
+                        e.key_pos,
+                        &p,
+                        format!("{p} is not modelled: Taintlab does not check topology spread (PodTopologySpread), so the real scheduler may reject or prefer nodes differently from what is shown here"),
+                    );
+                }
+                "resourceClaims" if !placement::value_is_empty(&e.value) => {
+                    self.not_modelled(
+                        e.key_pos,
+                        &p,
+                        format!("{p} is not modelled: Taintlab does not allocate dynamic resources (DynamicResources), so nodes shown here as fitting may have no device for the claims and the real answer may differ"),
+                    );
+                }
+                "volumes" => self.volumes(&e.value, &p),
                 "tolerations" => {
                     let (t, l) = self.tolerations_of(&e.value, &p, "PodSpec", obj);
                     w.pod.tolerations = t;
@@ -233,11 +278,19 @@ impl Reducer<'_> {
                         .get_str(&e.value, &p, "PodSpec", obj)
                         .unwrap_or_default()
                 }
-                "containers" => w.containers = self.containers(&e.value, &p, obj),
-                "initContainers" => w.init_containers = self.containers(&e.value, &p, obj),
+                "containers" => {
+                    (w.containers, w.placement.containers) =
+                        self.containers(&e.value, &p, false, &mut ports, obj)
+                }
+                "initContainers" => {
+                    (w.init_containers, w.placement.init_containers) =
+                        self.containers(&e.value, &p, true, &mut ports, obj)
+                }
                 _ => {}
             }
         }
+        w.placement.priority = w.priority.unwrap_or(0);
+        w.placement.host_ports = placement::host_ports(&ports, w.host_network);
         self.unknown_fields(spec, sp, &POD_SPEC_FIELDS, "a pod spec", obj);
     }
 
@@ -253,6 +306,16 @@ impl Reducer<'_> {
             if matches!(s.as_str(), "BestEffort" | "Burstable" | "Guaranteed") {
                 w.stated_qos_class = Some(QosClass::parse(&s));
             }
+        }
+        if let Some(q) = status.value.get("phase") {
+            w.placement.phase = self
+                .get_str(&q.value, &join(&st, "phase"), "PodStatus", obj)
+                .unwrap_or_default();
+        }
+        if let Some(q) = status.value.get("startTime") {
+            w.placement.start_time = self
+                .get_str(&q.value, &join(&st, "startTime"), "PodStatus", obj)
+                .unwrap_or_default();
         }
         if let Some(c) = status.value.get("conditions")
             && let Kind::Seq(items) = &c.value.kind
