@@ -1,9 +1,13 @@
 //! `kubectl describe node` and `kubectl describe pod` output.
 //!
 //! Read from the node: `Name:`, `Labels:`, the `Taints:` block (continuation lines,
-//! `<none>`), `Unschedulable:`, the `Conditions:` table and `Kubelet Version:`. From the
-//! pod: `Name:`, `Namespace:`, `Priority:`, `Priority Class Name:`, `Node:`,
-//! `QoS Class:`, the `Tolerations:` block and FailedScheduling lines of `Events:`. Any
+//! `<none>`), `Unschedulable:`, the `Conditions:` table, `Kubelet Version:`, the
+//! `Capacity:` and `Allocatable:` blocks, and the `Non-terminated Pods:` table as pods
+//! bound to the node (each row one workload with the row's cpu and memory requests and
+//! limits). From the pod: `Name:`, `Namespace:`, `Priority:`, `Priority Class Name:`,
+//! `Node:`, `Status:` (the phase), `Start Time:`, `Node-Selectors:`, the containers'
+//! and init containers' `Requests:` and `Limits:`, `QoS Class:`, the `Tolerations:`
+//! block and FailedScheduling lines of `Events:`. Any
 //! leading whitespace and tabs are accepted, as are bare `Taints:` / `Tolerations:`
 //! blocks without the rest.
 //!
@@ -19,8 +23,12 @@ use taintlab_core::{
 
 use crate::diag::{Code, Diagnostic, Location};
 use crate::event;
-use crate::model::{Form, InputNode, Parsed, TaintList, TolerationList, Workload};
+use crate::model::{
+    ContainerResources, Form, InputNode, Parsed, TaintList, TolerationList, Workload,
+};
+use crate::quantity::Quantity;
 use crate::table;
+use taintlab_core::resource::ResourceList;
 use taintlab_core::suggest::suggest;
 
 /// A describe field label at the start of a line: `Name:`, `Priority Class Name:`,
@@ -200,16 +208,22 @@ pub(crate) fn parse_object(lines: &[(usize, &str)], doc: usize, out: &mut Parsed
                     ),
                 ));
             }
+            let capacity = get("Capacity").map(|b| resource_block(b, "Capacity", doc, out));
+            let allocatable =
+                get("Allocatable").map(|b| resource_block(b, "Allocatable", doc, out));
             out.nodes.push(InputNode {
                 node,
                 location: loc.clone(),
                 taint_locations,
                 unschedulable_location,
                 kubelet_version,
-                allocatable: None,
-                capacity: None,
+                allocatable,
+                capacity,
                 form: Form::DescribeNode,
             });
+            if let Some(b) = get("Non-terminated Pods") {
+                bound_pods(b, &name, doc, out);
+            }
             return Form::DescribeNode;
         }
     }
@@ -274,6 +288,45 @@ pub(crate) fn parse_object(lines: &[(usize, &str)], doc: usize, out: &mut Parsed
     w.pod.tolerations = tolerations;
     if let Some(b) = get("Priority") {
         w.priority = b.value.parse().ok();
+        w.placement.priority = w.priority.unwrap_or(0);
+    }
+    if let Some(b) = get("Node-Selectors") {
+        w.placement.node_selector = labels(b);
+    }
+    if let Some(b) = get("Status")
+        && matches!(
+            b.value,
+            "Pending" | "Running" | "Succeeded" | "Failed" | "Unknown"
+        )
+    {
+        w.placement.phase = b.value.to_string();
+    }
+    if let Some(b) = get("Start Time") {
+        w.placement.start_time = rfc1123_to_utc(b.value).unwrap_or_default();
+    }
+    for (field, init) in [("Containers", false), ("Init Containers", true)] {
+        let Some(b) = get(field) else { continue };
+        let containers = container_blocks(b, field, doc, out);
+        for c in &containers {
+            let core = taintlab_core::resource::ContainerResources {
+                name: c.name.clone(),
+                resources: taintlab_core::resource::ResourceRequirements {
+                    requests: quantities(&c.requests),
+                    limits: quantities(&c.limits),
+                },
+                restart_policy: String::new(),
+            };
+            if init {
+                w.placement.init_containers.push(core);
+            } else {
+                w.placement.containers.push(core);
+            }
+        }
+        if init {
+            w.init_containers = containers;
+        } else {
+            w.containers = containers;
+        }
     }
     if let Some(b) = get("Priority Class Name")
         && b.value != "<none>"
@@ -292,6 +345,254 @@ pub(crate) fn parse_object(lines: &[(usize, &str)], doc: usize, out: &mut Parsed
     }
     out.workloads.push(w);
     Form::DescribePod
+}
+
+/// Parses quantity strings already checked.
+fn quantities(m: &BTreeMap<String, String>) -> ResourceList {
+    m.iter()
+        .filter_map(|(k, v)| Some((k.clone(), Quantity::parse(v)?)))
+        .collect()
+}
+
+/// `Capacity:` / `Allocatable:` lines (`cpu:  4`); bad quantities are reported and left
+/// out.
+fn resource_block(b: &Block, field: &str, doc: usize, out: &mut Parsed) -> ResourceList {
+    let mut list = ResourceList::new();
+    for (no, col, text) in block_items(b) {
+        let Some((name, value)) = text.split_once(':') else {
+            continue;
+        };
+        let (name, value) = (name.trim(), value.trim());
+        if name.is_empty() {
+            continue;
+        }
+        match Quantity::parse(value) {
+            Some(q) => {
+                list.insert(name.to_string(), q);
+            }
+            None => out.diagnostics.push(Diagnostic::error(
+                Code::Describe,
+                Location::at(doc, no, col).with_path(format!("{field}.{name}")),
+                format!(
+                    "{field} {name}: \"{value}\" is not a resource quantity (such as 500m, 2, 1.5Gi); left out"
+                ),
+            )),
+        }
+    }
+    list
+}
+
+/// The `Non-terminated Pods:` table of a node: each row a pod bound to it, with the
+/// table's cpu and memory requests and limits as one container's (a pod's containers
+/// are summed in the table, which is all the scheduler counts for them; zero shows the
+/// same as unset and is read as unset).
+fn bound_pods(b: &Block, node: &str, doc: usize, out: &mut Parsed) {
+    for (no, col, text) in &b.more {
+        let cols: Vec<&str> = text.split_whitespace().collect();
+        if cols.len() < 2 || cols[0] == "Namespace" || cols[0].starts_with('-') {
+            continue;
+        }
+        let (ns, name) = (cols[0], cols[1]);
+        let values: Vec<&str> = cols[2..]
+            .iter()
+            .copied()
+            .filter(|c| !c.starts_with('('))
+            .collect();
+        let loc = Location::at(doc, *no, *col).with_path("Non-terminated Pods");
+        let mut c = ContainerResources::default();
+        for (i, (resource, limit)) in [
+            ("cpu", false),
+            ("cpu", true),
+            ("memory", false),
+            ("memory", true),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let Some(v) = values.get(i) else { break };
+            match Quantity::parse(v) {
+                Some(q) if q.is_zero() => {}
+                Some(_) => {
+                    let m = if limit { &mut c.limits } else { &mut c.requests };
+                    m.insert(resource.to_string(), v.to_string());
+                }
+                None => out.diagnostics.push(Diagnostic::error(
+                    Code::Describe,
+                    loc.clone(),
+                    format!(
+                        "pod {ns}/{name}: \"{v}\" is not a resource quantity ({resource} {}); left out",
+                        if limit { "limit" } else { "request" }
+                    ),
+                )),
+            }
+        }
+        let mut w = Workload {
+            kind: "Pod".into(),
+            api_version: "v1".into(),
+            name: name.to_string(),
+            namespace: ns.to_string(),
+            location: loc,
+            form: Form::DescribeNode,
+            ..Workload::default()
+        };
+        w.pod.name = name.to_string();
+        w.pod.namespace = ns.to_string();
+        w.pod.node_name = node.to_string();
+        w.placement
+            .containers
+            .push(taintlab_core::resource::ContainerResources {
+                name: String::new(),
+                resources: taintlab_core::resource::ResourceRequirements {
+                    requests: quantities(&c.requests),
+                    limits: quantities(&c.limits),
+                },
+                restart_policy: String::new(),
+            });
+        w.containers.push(c);
+        out.workloads.push(w);
+    }
+}
+
+/// The containers of a describe pod `Containers:` / `Init Containers:` block: a
+/// `name:` line at the block's outer indentation starts a container; `Requests:` and
+/// `Limits:` sections below it hold `cpu:  100m` lines.
+fn container_blocks(
+    b: &Block,
+    field: &str,
+    doc: usize,
+    out: &mut Parsed,
+) -> Vec<ContainerResources> {
+    let mut containers: Vec<ContainerResources> = Vec::new();
+    let outer = b.more.iter().map(|(_, c, _)| *c).min().unwrap_or(0);
+    // (column of the `Requests:` line, is limits)
+    let mut section: Option<(usize, bool)> = None;
+    for (no, col, text) in &b.more {
+        if *col == outer {
+            section = None;
+            if let Some(name) = text.strip_suffix(':') {
+                containers.push(ContainerResources {
+                    name: name.to_string(),
+                    ..Default::default()
+                });
+            }
+            continue;
+        }
+        if let Some((scol, _)) = section
+            && *col <= scol
+        {
+            section = None;
+        }
+        match (text.trim_end(), section) {
+            ("Requests:", _) => section = Some((*col, false)),
+            ("Limits:", _) => section = Some((*col, true)),
+            (t, Some((_, limits))) => {
+                let Some(c) = containers.last_mut() else {
+                    continue;
+                };
+                let Some((name, value)) = t.split_once(':') else {
+                    continue;
+                };
+                let (name, value) = (name.trim(), value.trim());
+                if Quantity::parse(value).is_some() {
+                    let m = if limits {
+                        &mut c.limits
+                    } else {
+                        &mut c.requests
+                    };
+                    m.insert(name.to_string(), value.to_string());
+                } else {
+                    out.diagnostics.push(Diagnostic::error(
+                        Code::Describe,
+                        Location::at(doc, *no, *col).with_path(field),
+                        format!(
+                            "container {}: {name} \"{value}\" is not a resource quantity; left out",
+                            c.name
+                        ),
+                    ));
+                }
+            }
+            (t, None) if t.starts_with("Image:") => {
+                if let Some(c) = containers.last_mut() {
+                    c.image = t["Image:".len()..].trim().to_string();
+                }
+            }
+            _ => {}
+        }
+    }
+    containers
+}
+
+/// kubectl's `Start Time:` (RFC 1123 with a numeric zone, `Mon, 12 May 2025 09:14:02
+/// +0200`) as the API's RFC 3339 UTC text (`2025-05-12T07:14:02Z`).
+fn rfc1123_to_utc(s: &str) -> Option<String> {
+    let parts: Vec<&str> = s.split_whitespace().collect();
+    let [_, day, month, year, time, zone] = parts.as_slice() else {
+        return None;
+    };
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let month = MONTHS.iter().position(|m| m == month)? as i64 + 1;
+    let day: i64 = day.parse().ok()?;
+    let year: i64 = year.parse().ok()?;
+    let hms: Vec<i64> = time
+        .split(':')
+        .map(|x| x.parse().ok())
+        .collect::<Option<_>>()?;
+    let [h, m, sec] = hms.as_slice() else {
+        return None;
+    };
+    let sign = match zone.as_bytes().first()? {
+        b'+' => 1,
+        b'-' => -1,
+        _ => return None,
+    };
+    let z: i64 = zone.get(1..)?.parse().ok()?;
+    if zone.len() != 5 || !(1..=31).contains(&day) || *h > 23 || *m > 59 || *sec > 60 {
+        return None;
+    }
+    let offset = sign * ((z / 100) * 3600 + (z % 100) * 60);
+    let secs = days_from_civil(year, month, day) * 86400 + h * 3600 + m * 60 + sec - offset;
+    let (days, rem) = (secs.div_euclid(86400), secs.rem_euclid(86400));
+    let (y, mo, d) = civil_from_days(days);
+    Some(format!(
+        "{y:04}-{mo:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    ))
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date.
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146097 + doe - 719468
+}
+
+/// The date of a day count since 1970-01-01.
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719468;
+    let era = z.div_euclid(146097);
+    let doe = z - era * 146097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (
+        if m <= 2 {
+            yoe + era * 400 + 1
+        } else {
+            yoe + era * 400
+        },
+        m,
+        d,
+    )
 }
 
 /// The value of a block and its continuation lines, without `<none>`.
@@ -544,5 +845,214 @@ mod tests {
         let mut out = Parsed::default();
         parse_object(&lines(text), 1, &mut out);
         assert_eq!(out.nodes[0].unschedulable_state(), Some(false));
+    }
+
+    const NODE: &str = "Name:               worker-1
+Roles:              <none>
+Labels:             kubernetes.io/hostname=worker-1
+                    pool=gpu
+Annotations:        node.alpha.kubernetes.io/ttl: 0
+Taints:             <none>
+Unschedulable:      false
+Capacity:
+  cpu:                4
+  ephemeral-storage:  101445540Ki
+  hugepages-2Mi:      0
+  memory:             16393916Ki
+  nvidia.com/gpu:     2
+  pods:               110
+Allocatable:
+  cpu:                3800m
+  memory:             15Gi
+  nvidia.com/gpu:     2
+  pods:               110
+  bogus:              12zz
+System Info:
+  Kubelet Version:            v1.30.2
+Non-terminated Pods:          (3 in total)
+  Namespace                   Name                  CPU Requests  CPU Limits  Memory Requests  Memory Limits  Age
+  ---------                   ----                  ------------  ----------  ---------------  -------------  ---
+  kube-system                 kindnet-x2z           100m (2%)     100m (2%)   50Mi (0%)        50Mi (0%)      10d
+  kube-system                 kube-proxy-abc        0 (0%)        0 (0%)      0 (0%)           0 (0%)         10d
+  shop                        web-1                 1500m (39%)   2 (52%)     1Gi (6%)         0 (0%)         3h
+Allocated resources:
+  (Total limits may be over 100 percent, i.e., overcommitted.)
+  Resource           Requests     Limits
+  --------           --------     ------
+  cpu                1600m (42%)  2100m (55%)
+Events:              <none>
+";
+
+    #[test]
+    fn node_resources_and_bound_pods() {
+        let mut out = Parsed::default();
+        parse_object(&lines(NODE), 1, &mut out);
+        let n = &out.nodes[0];
+        assert_eq!(n.node.labels["pool"], "gpu");
+        assert_eq!(n.node.labels.len(), 2);
+        let cap = n.capacity.as_ref().unwrap();
+        assert_eq!(cap["cpu"].milli_value(), 4000);
+        assert_eq!(cap["memory"], Quantity::parse("16393916Ki").unwrap());
+        assert_eq!(cap["nvidia.com/gpu"].value(), 2);
+        assert_eq!(cap.len(), 6);
+        let alloc = n.allocatable.as_ref().unwrap();
+        assert_eq!(alloc["cpu"].milli_value(), 3800);
+        assert_eq!(alloc.len(), 4, "the bad quantity is left out");
+        assert_eq!(out.diagnostics.len(), 1, "{:?}", out.diagnostics);
+        let d = &out.diagnostics[0];
+        assert_eq!(d.code, Code::Describe);
+        assert_eq!(
+            d.location,
+            Location::at(1, 20, 3).with_path("Allocatable.bogus")
+        );
+        let pods: Vec<_> = out
+            .workloads
+            .iter()
+            .map(|w| {
+                (
+                    w.namespace.as_str(),
+                    w.name.as_str(),
+                    w.pod.node_name.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            pods,
+            [
+                ("kube-system", "kindnet-x2z", "worker-1"),
+                ("kube-system", "kube-proxy-abc", "worker-1"),
+                ("shop", "web-1", "worker-1"),
+            ]
+        );
+        let web = &out.workloads[2];
+        assert_eq!(web.form, Form::DescribeNode);
+        assert_eq!(
+            web.location,
+            Location::at(1, 28, 3).with_path("Non-terminated Pods")
+        );
+        let c = &web.placement.containers[0].resources;
+        assert_eq!(c.requests["cpu"].milli_value(), 1500);
+        assert_eq!(c.requests["memory"], Quantity::parse("1Gi").unwrap());
+        assert_eq!(c.limits["cpu"].milli_value(), 2000);
+        assert!(!c.limits.contains_key("memory"), "0 reads as unset");
+        assert_eq!(web.containers[0].requests["cpu"], "1500m");
+        // Zero everywhere: no requests at all (BestEffort).
+        assert!(
+            out.workloads[1].placement.containers[0]
+                .resources
+                .is_empty()
+        );
+        assert_eq!(out.workloads[1].qos_class(), QosClass::BestEffort);
+    }
+
+    #[test]
+    fn old_tab_separated_node_tables() {
+        let text = "Name:\t\t\tburrow\nLabels:\t\t\tzone=a\nTaints:\t\t\t<none>\nUnschedulable:\t\tfalse\nCapacity:\n cpu:\t\t2\n memory:\t4046732Ki\n pods:\t\t110\nAllocatable:\n cpu:\t\t2\n memory:\t3944332Ki\n pods:\t\t110\nNon-terminated Pods:\t\t(1 in total)\n  Namespace\t\t\tName\t\t\t\tCPU Requests\tCPU Limits\tMemory Requests\tMemory Limits\n  ---------\t\t\t----\t\t\t\t------------\t----------\t---------------\t-------------\n  kube-system\t\t\tkube-dns-1\t\t\t260m (13%)\t0 (0%)\t\t110Mi (2%)\t170Mi (4%)\n";
+        let mut out = Parsed::default();
+        parse_object(&lines(text), 1, &mut out);
+        assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+        let n = &out.nodes[0];
+        assert_eq!(
+            n.allocatable.as_ref().unwrap()["memory"].value(),
+            3944332 * 1024
+        );
+        assert_eq!(n.capacity.as_ref().unwrap()["pods"].value(), 110);
+        let w = &out.workloads[0];
+        assert_eq!(
+            (w.name.as_str(), w.pod.node_name.as_str()),
+            ("kube-dns-1", "burrow")
+        );
+        let r = &w.placement.containers[0].resources;
+        assert_eq!(r.requests["cpu"].milli_value(), 260);
+        assert_eq!(r.limits["memory"], Quantity::parse("170Mi").unwrap());
+    }
+
+    #[test]
+    fn pod_node_selectors_node_priority_and_resources() {
+        let text = "Name:             web-0
+Namespace:        shop
+Priority:         1000
+Node:             worker-1/10.0.0.5
+Start Time:       Mon, 12 May 2025 01:14:02 +0200
+Labels:           app=web
+Status:           Running
+Init Containers:
+  proxy:
+    Image:      envoy:1
+    Requests:
+      cpu:     50m
+Containers:
+  nginx:
+    Image:      nginx:1.27
+    Limits:
+      memory:  256Mi
+    Requests:
+      cpu:        100m
+      memory:     128Mi
+    Environment:  <none>
+  sidecar:
+    Image:      busybox
+    Requests:
+      cpu:        lots
+QoS Class:                   Burstable
+Node-Selectors:              disktype=ssd
+                             pool=web
+Tolerations:                 <none>
+";
+        let mut out = Parsed::default();
+        parse_object(&lines(text), 1, &mut out);
+        let w = &out.workloads[0];
+        assert_eq!(w.pod.node_name, "worker-1");
+        assert_eq!(w.priority, Some(1000));
+        assert_eq!(w.placement.priority, 1000);
+        assert_eq!(w.placement.node_selector.len(), 2);
+        assert_eq!(w.placement.node_selector["pool"], "web");
+        assert_eq!(w.placement.phase, "Running");
+        assert_eq!(w.placement.start_time, "2025-05-11T23:14:02Z");
+        let names: Vec<&str> = w.containers.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["nginx", "sidecar"]);
+        assert_eq!(w.containers[0].image, "nginx:1.27");
+        let r = &w.placement.containers[0].resources;
+        assert_eq!(r.requests["memory"], Quantity::parse("128Mi").unwrap());
+        assert_eq!(r.limits["memory"], Quantity::parse("256Mi").unwrap());
+        assert!(!r.limits.contains_key("cpu"));
+        assert!(w.placement.containers[1].resources.requests.is_empty());
+        assert_eq!(
+            w.placement.init_containers[0].resources.requests["cpu"].milli_value(),
+            50
+        );
+        assert_eq!(out.diagnostics.len(), 1, "{:?}", out.diagnostics);
+        assert_eq!(out.diagnostics[0].location.line, 25);
+        // `<none>` selectors and node.
+        let text =
+            "Name: p\nNamespace: d\nNode: <none>\nNode-Selectors: <none>\nTolerations: <none>\n";
+        let mut out = Parsed::default();
+        parse_object(&lines(text), 1, &mut out);
+        assert!(out.workloads[0].placement.node_selector.is_empty());
+        assert!(out.workloads[0].pod.node_name.is_empty());
+    }
+
+    #[test]
+    fn start_times() {
+        assert_eq!(
+            rfc1123_to_utc("Wed, 30 Aug 2017 23:11:59 -0400").as_deref(),
+            Some("2017-08-31T03:11:59Z")
+        );
+        assert_eq!(
+            rfc1123_to_utc("Thu, 29 Feb 2024 00:00:00 +0000").as_deref(),
+            Some("2024-02-29T00:00:00Z")
+        );
+        assert_eq!(rfc1123_to_utc("yesterday"), None);
+        assert_eq!(rfc1123_to_utc("Mon, 12 Foo 2025 01:14:02 +0200"), None);
+        assert_eq!(rfc1123_to_utc("Mon, 12 May 2025 01:14 +0200"), None);
+    }
+
+    #[test]
+    fn whole_describe_node_paste_is_detected_and_read() {
+        let p = crate::parse(NODE);
+        assert_eq!(p.nodes.len(), 1);
+        assert_eq!(p.workloads.len(), 3);
+        assert_eq!(p.nodes[0].form, Form::DescribeNode);
+        assert!(p.nodes[0].allocatable.is_some());
     }
 }

@@ -1038,4 +1038,30 @@ status:
         );
         assert_eq!(j.nodes[0].capacity, None);
     }
+
+    #[test]
+    fn get_pods_list_brings_bound_pods_with_phase_and_start_time() {
+        let json = r#"{"apiVersion":"v1","kind":"List","items":[
+{"apiVersion":"v1","kind":"Pod","metadata":{"name":"a","namespace":"x","labels":{"app":"a"},"ownerReferences":[{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"a-1","uid":"u","controller":true}]},
+ "spec":{"nodeName":"n1","containers":[{"name":"c","image":"i","resources":{"requests":{"cpu":"250m"}},"ports":[{"containerPort":80,"hostPort":8080}]}],"tolerations":[{"key":"k","operator":"Exists"}]},
+ "status":{"phase":"Running","startTime":"2024-05-01T10:00:00Z","qosClass":"Burstable"}},
+{"apiVersion":"v1","kind":"Pod","metadata":{"name":"b","namespace":"x"},"spec":{"nodeName":"n2","containers":[{"name":"c"}]},"status":{"phase":"Succeeded"}}]}"#;
+        let yaml = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata: {name: a, namespace: x}\n  spec:\n    nodeName: n1\n    containers:\n    - name: c\n      image: i\n      resources: {requests: {cpu: 250m}}\n      ports: [{containerPort: 80, hostPort: 8080}]\n    tolerations: [{key: k, operator: Exists}]\n  status: {phase: Running, startTime: \"2024-05-01T10:00:00Z\", qosClass: Burstable}\n";
+        let p = parse(json);
+        assert_eq!(p.diagnostics, vec![]);
+        let a = &p.workloads[0];
+        assert_eq!(a.pod.node_name, "n1");
+        assert_eq!(a.placement.phase, "Running");
+        assert_eq!(a.placement.start_time, "2024-05-01T10:00:00Z");
+        assert_eq!(a.placement.host_ports[0].host_port, 8080);
+        assert_eq!(
+            a.placement.containers[0].resources.requests["cpu"].milli_value(),
+            250
+        );
+        assert!(p.workloads[1].placement.is_terminal());
+        assert_eq!(a.location.path, "items[0]");
+        let y = parse(yaml);
+        assert_eq!(y.workloads[0].placement, a.placement);
+        assert_eq!(y.workloads[0].pod, a.pod);
+    }
 }
