@@ -1,0 +1,55 @@
+//! The subcommands.
+
+pub mod check;
+pub mod policy;
+pub mod schedule;
+pub mod timeline;
+pub mod validate;
+pub mod why;
+
+use taintlab_core::scheduling::FilterPlugin;
+use taintlab_scenario::Scenario;
+
+use crate::Common;
+use crate::load::Loaded;
+use crate::out::print_error;
+
+/// Reads the inputs, builds the scenario and prints its findings on stderr; an
+/// unreadable input is the exit code.
+pub fn load(c: &Common) -> Result<(Loaded, Scenario), u8> {
+    let l = Loaded::read(c)?;
+    let s = l.scenario();
+    l.report(&s, c.quiet)?;
+    Ok((l, s))
+}
+
+/// npm `analyze`'s JSON for the inputs, or the exit code after printing why not.
+pub fn analyze(l: &Loaded) -> Result<String, u8> {
+    l.analyze_json().map_err(|e| {
+        print_error(&l.err_style, &e);
+        crate::EXIT_INPUT
+    })
+}
+
+/// Prints JSON (or YAML); an internal failure is an input error.
+pub fn emit(l: &Loaded, json: &str, yaml: bool) -> u8 {
+    match crate::out::print_structured(json, yaml) {
+        Ok(()) => 0,
+        Err(e) => {
+            print_error(&l.err_style, &e);
+            crate::EXIT_INPUT
+        }
+    }
+}
+
+/// A filter's short name in the matrix.
+pub fn short_filter(p: FilterPlugin) -> &'static str {
+    match p {
+        FilterPlugin::NodeUnschedulable => "cordon",
+        FilterPlugin::NodeName => "nodeName",
+        FilterPlugin::TaintToleration => "taint",
+        FilterPlugin::NodeAffinity => "affinity",
+        FilterPlugin::NodePorts => "ports",
+        FilterPlugin::NodeResourcesFit => "resources",
+    }
+}

@@ -1,0 +1,81 @@
+//! `taintlab validate`: API validation in the API server's words, located.
+
+use taintlab_input::Severity;
+use taintlab_scenario::{Finding, FindingKind};
+
+use super::{analyze, emit};
+use crate::load::{Loaded, is_fatal};
+use crate::out::{Style, format_finding, print_finding, raw_field};
+use crate::{EXIT_INPUT, EXIT_NO, Format, ValidateArgs};
+
+/// Whether a finding is what `validate` reports on stdout: the API server's validation
+/// and the values the input layer kept for it (an unknown effect, a missing key).
+fn is_validation(f: &Finding) -> bool {
+    f.severity == Severity::Error
+        && matches!(f.kind, FindingKind::Validation | FindingKind::Input(_))
+        && !is_fatal(f)
+}
+
+/// Runs `validate`.
+pub fn run(a: &ValidateArgs) -> u8 {
+    let l = match Loaded::read(&a.common) {
+        Ok(l) => l,
+        Err(c) => return c,
+    };
+    let s = l.scenario();
+    if s.findings.iter().any(is_fatal) {
+        for f in s.findings.iter().filter(|f| is_fatal(f)) {
+            print_finding(&l, f);
+        }
+        return EXIT_INPUT;
+    }
+    for f in s.findings.iter().filter(|f| !is_validation(f)) {
+        if !a.common.quiet || f.severity == Severity::Error {
+            print_finding(&l, f);
+        }
+    }
+    let errors: Vec<&Finding> = s.findings.iter().filter(|f| is_validation(f)).collect();
+    let code = if errors.is_empty() { 0 } else { EXIT_NO };
+    match a.output {
+        Format::Text => {
+            let style = Style::stdout(a.common.color);
+            for f in &errors {
+                print!("{}", format_finding(&l, f, &style));
+            }
+            let messages: Vec<&str> = s
+                .pods
+                .iter()
+                .filter_map(|p| p.status_message.as_deref())
+                .collect();
+            if !messages.is_empty() {
+                println!();
+                for m in messages {
+                    println!("{m}");
+                }
+            }
+            println!(
+                "{} pod(s), {} node(s): {} validation error(s)",
+                s.pods.len(),
+                s.nodes.len(),
+                errors.len()
+            );
+            code
+        }
+        Format::Json | Format::Yaml => {
+            let json = match analyze(&l) {
+                Ok(j) => j,
+                Err(c) => return c,
+            };
+            match raw_field(&json, "diagnostics") {
+                Ok(d) => match emit(&l, d.get(), a.output == Format::Yaml) {
+                    0 => code,
+                    c => c,
+                },
+                Err(e) => {
+                    crate::out::print_error(&l.err_style, &e);
+                    EXIT_INPUT
+                }
+            }
+        }
+    }
+}

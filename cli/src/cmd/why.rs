@@ -1,0 +1,444 @@
+//! `taintlab why POD`: per node, the first filter that rejects the pod and why, the
+//! FailedScheduling text the scheduler records, and what to change.
+
+use taintlab_core::matching::{describe_toleration, taint_to_string};
+use taintlab_core::scheduling::explain::{Eviction, Explanation, NoExecuteEffect, TaintRole};
+use taintlab_core::scheduling::{FilterPlugin, Verdict};
+use taintlab_core::{Operator, Taint, Toleration};
+use taintlab_scenario::{CellKind, Scenario};
+
+use super::{analyze, emit, load};
+use crate::load::{Loaded, find_node, find_pod};
+use crate::out::{Style, print_error, raw_field, raw_items};
+use crate::{EXIT_INPUT, EXIT_NO, Format, WhyArgs};
+
+/// Runs `why`.
+pub fn run(a: &WhyArgs) -> u8 {
+    let (l, s) = match load(&a.common) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let p = match find_pod(&s, &a.pod, a.namespace.as_deref()) {
+        Ok(p) => p,
+        Err(e) => {
+            print_error(&l.err_style, &e);
+            return EXIT_INPUT;
+        }
+    };
+    let node = match a.node.as_deref().map(|n| find_node(&s, n)).transpose() {
+        Ok(n) => n,
+        Err(e) => {
+            print_error(&l.err_style, &e);
+            return EXIT_INPUT;
+        }
+    };
+    let fits = match node {
+        Some(n) => s
+            .cell(p, n)
+            .is_some_and(|c| c.verdict.passes_filter() || c.kind == CellKind::BoundHere),
+        None => s.message(p).is_none(),
+    };
+    let code = if fits { 0 } else { EXIT_NO };
+    match a.output {
+        Format::Text => {
+            let style = Style::stdout(a.common.color);
+            let text = match node {
+                Some(n) => node_in_depth(&l, &s, p, n, &style),
+                None => summary(&l, &s, p, &style),
+            };
+            print!("{text}");
+            code
+        }
+        Format::Json | Format::Yaml => {
+            let json = match analyze(&l) {
+                Ok(j) => j,
+                Err(c) => return c,
+            };
+            match pod_json(&json, p, node) {
+                Ok(part) => match emit(&l, &part, a.output == Format::Yaml) {
+                    0 => code,
+                    c => c,
+                },
+                Err(e) => {
+                    print_error(&l.err_style, &e);
+                    EXIT_INPUT
+                }
+            }
+        }
+    }
+}
+
+/// npm `analyze`'s object of pod `p` (and of its node `n`), text unchanged.
+pub fn pod_json(json: &str, p: usize, n: Option<usize>) -> Result<String, String> {
+    let pods = raw_items(raw_field(json, "pods")?.get())?;
+    let pod = pods.get(p).ok_or("pod out of range")?;
+    match n {
+        None => Ok(pod.get().to_string()),
+        Some(n) => {
+            let nodes = raw_items(raw_field(pod.get(), "nodes")?.get())?;
+            Ok(nodes.get(n).ok_or("node out of range")?.get().to_string())
+        }
+    }
+}
+
+/// `kind name (namespace)`, located.
+fn header(l: &Loaded, s: &Scenario, p: usize, style: &Style) -> String {
+    let e = &s.pods[p];
+    let at = l
+        .locate(Some(e.source.pane), &e.source.location)
+        .filter(|a| a.line > 0)
+        .map(|a| format!(" ({}:{})", a.file.name, a.line))
+        .unwrap_or_default();
+    format!(
+        "{} {} in namespace {}{}\n",
+        e.kind,
+        style.bold(&e.pod.name),
+        e.pod.namespace,
+        style.dim(&at)
+    )
+}
+
+/// The toleration that tolerates exactly `taint`.
+fn toleration_for(taint: &Taint) -> Toleration {
+    let op = if taint.value.is_empty() {
+        Operator::Exists
+    } else {
+        Operator::Equal
+    };
+    Toleration::new(&taint.key, op, &taint.value, taint.effect.clone())
+}
+
+/// A toleration as the YAML to add under the pod's `tolerations:`, fields in the
+/// API's order.
+fn toleration_yaml(t: &Toleration, indent: &str) -> String {
+    use taintlab_input::emit::quoted;
+    let mut out = format!("{indent}tolerations:\n{indent}- key: {}\n", quoted(&t.key));
+    out.push_str(&format!("{indent}  operator: {}\n", t.operator.as_str()));
+    if !t.value.is_empty() {
+        out.push_str(&format!("{indent}  value: {}\n", quoted(&t.value)));
+    }
+    if !t.effect.is_empty() {
+        out.push_str(&format!("{indent}  effect: {}\n", t.effect.as_str()));
+    }
+    out
+}
+
+/// Why the node rejects the pod, in the scheduler's words, with the taint named.
+fn reason(e: &Explanation, node_taints: &[Taint]) -> String {
+    let mut r = e.filter.reason.clone().unwrap_or_default();
+    if let Some(t) = e.filter.first_untolerated.and_then(|i| node_taints.get(i)) {
+        r.push_str(&format!(" ({})", taint_to_string(t)));
+    }
+    r
+}
+
+/// What to change so that node `n` takes pod `p`; `None` when nothing in the pod can.
+fn remedy(s: &Scenario, e: &Explanation, n: usize) -> Option<String> {
+    let node = &s.nodes[n].node;
+    match e.filter.rejected_by? {
+        FilterPlugin::TaintToleration => {
+            // Every untolerated NoSchedule/NoExecute taint, not only the first reported.
+            let missing: Vec<&Taint> = e
+                .taints
+                .iter()
+                .filter(|t| t.blocks_scheduling)
+                .map(|t| &t.taint)
+                .collect();
+            let mut out = format!(
+                "add to the pod's tolerations ({} untolerated taint{}):\n",
+                missing.len(),
+                if missing.len() == 1 { "" } else { "s" }
+            );
+            for t in missing {
+                out.push_str(&toleration_yaml(&toleration_for(t), "      "));
+            }
+            Some(out)
+        }
+        FilterPlugin::NodeUnschedulable => Some(format!(
+            "uncordon the node (kubectl uncordon {}) or add to the pod's tolerations:\n{}",
+            node.name,
+            toleration_yaml(
+                &toleration_for(&taintlab_core::scheduling::filter::unschedulable_taint()),
+                "      "
+            )
+        )),
+        FilterPlugin::NodeName => Some(format!(
+            "spec.nodeName binds the pod to another node; clear it or set it to {}",
+            node.name
+        )),
+        FilterPlugin::NodeAffinity => Some(
+            "change the pod's nodeSelector / required node affinity, or the node's labels".into(),
+        ),
+        FilterPlugin::NodePorts => {
+            Some("free the host port on the node or change the pod's hostPort".into())
+        }
+        FilterPlugin::NodeResourcesFit => {
+            Some("lower the pod's requests or free capacity on the node".into())
+        }
+    }
+}
+
+/// Why a toleration does not tolerate a taint (`TolerationsTolerateTaint`'s checks).
+fn outcome_text(o: taintlab_core::matching::MatchOutcome) -> &'static str {
+    use taintlab_core::matching::MatchOutcome as M;
+    match o {
+        M::Tolerated => "tolerates it",
+        M::EffectMismatch => "another effect",
+        M::KeyMismatch => "another key",
+        M::ValueMismatch => "another value",
+        M::ComparisonGateOff => "Lt/Gt while the TaintTolerationComparisonOperators gate is off",
+        M::NotAnInteger => "Lt/Gt with a value that is not a canonical decimal integer",
+        M::ComparisonFalse => "Lt/Gt comparison is false",
+        M::UnknownOperator => "unknown operator: never tolerates",
+    }
+}
+
+fn eviction_note(e: &Explanation) -> Option<String> {
+    match e.eviction {
+        Eviction::NotApplicable | Eviction::Never => None,
+        Eviction::Immediate => Some("a running pod is evicted at once (NoExecute)".into()),
+        Eviction::After(s) => Some(format!("a running pod is evicted after {s}s (NoExecute)")),
+    }
+}
+
+/// One line per node, then what to change.
+fn summary(l: &Loaded, s: &Scenario, p: usize, style: &Style) -> String {
+    let mut out = header(l, s, p, style);
+    let e = &s.pods[p];
+    if let Some(r) = &e.rejection {
+        out.push_str(&format!("{} {r}\n", style.red("admission rejects it:")));
+    }
+    if let Some(m) = &e.status_message {
+        out.push_str(&format!(
+            "{} {m}\n",
+            style.red("the API server rejects it:")
+        ));
+    }
+    match s.message(p) {
+        Some(m) => {
+            out.push_str(&format!(
+                "{} it fits no node; the scheduler records:\n  Warning  FailedScheduling  {m}\n",
+                style.red(&style.bold("Pending:"))
+            ));
+        }
+        None if s.nodes.is_empty() => out.push_str("no nodes in the input\n"),
+        None => {
+            let fitting = (0..s.nodes.len())
+                .filter(|&n| s.cell(p, n).is_some_and(|c| c.verdict.passes_filter()))
+                .count();
+            if fitting == 0 {
+                out.push_str(&format!(
+                    "{} spec.nodeName binds it; the scheduler does not place it\n",
+                    style.green("Bound:")
+                ));
+            } else {
+                out.push_str(&format!(
+                    "{} it fits {fitting} of {} nodes\n",
+                    style.green(&style.bold("Schedulable:")),
+                    s.nodes.len()
+                ));
+            }
+        }
+    }
+    let names: Vec<&str> = s.nodes.iter().map(|n| n.node.name.as_str()).collect();
+    let width = names
+        .iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    if !names.is_empty() {
+        out.push_str(&format!(
+            "\n{:width$}  {:9}  {:17}  {}\n",
+            "NODE", "RESULT", "FILTER", "WHY"
+        ));
+    }
+    let mut remedies = Vec::new();
+    for (n, name) in names.iter().enumerate() {
+        let Some(cell) = s.cell(p, n) else { continue };
+        let Some(ex) = s.explain(p, n) else { continue };
+        let (result, filter, why) = match cell.kind {
+            CellKind::Schedulable | CellKind::Penalized => {
+                let mut why = format!("score {}", cell.score.unwrap_or_default());
+                if let Verdict::Penalized {
+                    untolerated_prefer_no_schedule: k,
+                } = cell.verdict
+                {
+                    why.push_str(&format!(", {k} untolerated PreferNoSchedule taint(s)"));
+                }
+                if let Some(ev) = eviction_note(&ex) {
+                    why.push_str(&format!("; {ev}"));
+                }
+                (style.green("fits"), String::new(), why)
+            }
+            CellKind::BoundHere => (
+                style.green("bound"),
+                String::new(),
+                "spec.nodeName names this node; the scheduler is bypassed".into(),
+            ),
+            CellKind::Elsewhere => (
+                style.dim("elsewhere"),
+                String::new(),
+                "spec.nodeName names another node".into(),
+            ),
+            CellKind::Blocked => {
+                if let Some(r) = remedy(s, &ex, n) {
+                    remedies.push((name.to_string(), r));
+                }
+                (
+                    style.red("rejected"),
+                    ex.filter
+                        .rejected_by
+                        .map(FilterPlugin::name)
+                        .unwrap_or_default()
+                        .to_string(),
+                    reason(&ex, &s.nodes[n].node.taints),
+                )
+            }
+        };
+        // Pad on the visible width (the colour codes take none).
+        let pad = |styled: &str, plain_len: usize, w: usize| {
+            format!("{styled}{}", " ".repeat(w.saturating_sub(plain_len)))
+        };
+        let result_len = match cell.kind {
+            CellKind::Schedulable | CellKind::Penalized => 4,
+            CellKind::BoundHere => 5,
+            CellKind::Elsewhere => 9,
+            CellKind::Blocked => 8,
+        };
+        out.push_str(&format!(
+            "{:width$}  {}  {:17}  {why}\n",
+            name,
+            pad(&result, result_len, 9),
+            filter
+        ));
+    }
+    if !remedies.is_empty() {
+        out.push_str(&format!("\n{}\n", style.bold("What to change:")));
+        for (node, r) in remedies {
+            out.push_str(&format!("  to run on {node}: {r}"));
+            if !r.ends_with('\n') {
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+/// One node in depth: the cordon check, every taint and which toleration covers it,
+/// the filters, the score and eviction.
+fn node_in_depth(l: &Loaded, s: &Scenario, p: usize, n: usize, style: &Style) -> String {
+    let mut out = header(l, s, p, style);
+    let node = &s.nodes[n].node;
+    let pod = &s.pods[p].pod;
+    let Some(ex) = s.explain(p, n) else {
+        return out;
+    };
+    out.push_str(&format!("on node {}\n\n", style.bold(&node.name)));
+    out.push_str(&format!(
+        "{}\n",
+        style.bold("Tolerations (final, after admission):")
+    ));
+    if pod.tolerations.is_empty() {
+        out.push_str("  none\n");
+    }
+    for (i, t) in s.pods[p].tolerations.iter().enumerate() {
+        out.push_str(&format!(
+            "  [{i}] {}  {}\n",
+            describe_toleration(&t.toleration),
+            style.dim(&format!("({})", t.origin.name()))
+        ));
+    }
+    out.push_str(&format!("\n{}\n", style.bold("NodeUnschedulable:")));
+    if ex.cordon.node_unschedulable {
+        match ex.cordon.tolerated_by {
+            Some(b) => out.push_str(&format!(
+                "  the node is cordoned; toleration [{}] tolerates node.kubernetes.io/unschedulable:NoSchedule\n",
+                b.toleration
+            )),
+            None => out.push_str(&format!(
+                "  {}\n",
+                style.red("the node is cordoned and no toleration tolerates node.kubernetes.io/unschedulable:NoSchedule")
+            )),
+        }
+    } else {
+        out.push_str("  the node is not cordoned\n");
+    }
+    out.push_str(&format!("\n{}\n", style.bold("Taints:")));
+    if ex.taints.is_empty() {
+        out.push_str("  none\n");
+    }
+    for t in &ex.taints {
+        let role = match t.role {
+            TaintRole::Filter => "filter",
+            TaintRole::FilterAndEviction => "filter and eviction",
+            TaintRole::Score => "score",
+            TaintRole::None => "ignored",
+        };
+        let status = match (&t.tolerated_by, t.blocks_scheduling, t.score_penalty) {
+            (Some(b), _, _) => style.green(&format!("tolerated by [{}]", b.toleration)),
+            (None, true, _) => style.red("untolerated: blocks scheduling"),
+            (None, _, true) => style.yellow("untolerated: lowers the score"),
+            (None, _, _) => "untolerated".into(),
+        };
+        out.push_str(&format!(
+            "  {}  {}  {status}\n",
+            taint_to_string(&t.taint),
+            style.dim(&format!("({role})"))
+        ));
+        for (i, o) in t.outcomes.iter().enumerate() {
+            if !o.is_tolerated() {
+                out.push_str(&format!("      [{i}] {}\n", outcome_text(*o)));
+            }
+        }
+        if let Some(ne) = t.no_execute {
+            let what = match ne {
+                NoExecuteEffect::Untolerated => "a running pod is evicted at once".to_string(),
+                NoExecuteEffect::ToleratedForever => "a running pod stays".to_string(),
+                NoExecuteEffect::ToleratedFor(s) => format!("a running pod is evicted after {s}s"),
+            };
+            out.push_str(&format!("      NoExecute: {what}\n"));
+        }
+    }
+    out.push_str(&format!("\n{}\n", style.bold("Filter:")));
+    match ex.filter.rejected_by {
+        Some(f) => {
+            out.push_str(&format!(
+                "  {} {}: {}\n",
+                style.red("rejected by"),
+                f.name(),
+                reason(&ex, &node.taints)
+            ));
+            if let Some(r) = remedy(s, &ex, n) {
+                out.push_str(&format!("\n{}\n  {r}", style.bold("What to change:")));
+            }
+        }
+        None if ex.bypasses_scheduler => {
+            out.push_str("  spec.nodeName is set: the scheduler's filters never run\n")
+        }
+        None => {
+            let score = s.cell(p, n).and_then(|c| c.score);
+            out.push_str(&format!(
+                "  {} (raw TaintToleration score {}, normalized {}, weight {})\n",
+                style.green("passes"),
+                ex.raw_score,
+                score.map_or("-".into(), |s| s.to_string()),
+                ex.score_weight
+            ));
+        }
+    }
+    out.push_str(&format!(
+        "\n{} kubelet {}; {}\n",
+        style.bold("Running there:"),
+        if ex.kubelet_admits {
+            "admits it"
+        } else {
+            "rejects it (untolerated NoExecute taint)"
+        },
+        eviction_note(&ex).unwrap_or_else(|| "never evicted for taints".into())
+    ));
+    if let Some(m) = s.message(p) {
+        out.push_str(&format!("\nFailedScheduling (whole cluster): {m}\n"));
+    }
+    out
+}

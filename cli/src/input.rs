@@ -1,0 +1,212 @@
+//! Reading the command line's inputs: files, directories (recursively, `.yaml`, `.yml`
+//! and `.json`), `-` for standard input. Several files of one pane are joined into one
+//! text with `---` between them, and every location in that text maps back to its file.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use taintlab_input::Location;
+
+/// One input file.
+#[derive(Clone, Debug)]
+pub struct File {
+    /// How it is named in messages: the path as given or found, `<stdin>` for `-`.
+    pub name: String,
+    /// Its text.
+    pub text: String,
+}
+
+/// The texts of one pane joined, with where each file starts.
+#[derive(Clone, Debug, Default)]
+pub struct Joined {
+    /// The files, in order.
+    pub files: Vec<File>,
+    /// The joined text.
+    pub text: String,
+    /// The 1-based line of the joined text where each file starts.
+    starts: Vec<usize>,
+}
+
+/// A location in one file.
+#[derive(Clone, Debug)]
+pub struct FileLocation<'a> {
+    /// The file.
+    pub file: &'a File,
+    /// 1-based line in the file (0 when unknown).
+    pub line: usize,
+    /// 1-based column (0 when unknown).
+    pub column: usize,
+}
+
+impl Joined {
+    /// Joins `files`: one file is its text unchanged; several start with a `---` line
+    /// and are separated by one (a file not ending in a newline gets one).
+    pub fn new(files: Vec<File>) -> Self {
+        let mut text = String::new();
+        let mut starts = Vec::with_capacity(files.len());
+        let mut line = 1;
+        if files.len() > 1 {
+            // A document start first, so that a JSON file first is not taken for the
+            // whole text being JSON: every file is one or more YAML documents (JSON is
+            // YAML's flow style).
+            text.push_str("---\n");
+            line += 1;
+        }
+        for (i, f) in files.iter().enumerate() {
+            if i > 0 {
+                if !text.is_empty() && !text.ends_with('\n') {
+                    text.push('\n');
+                    line += 1;
+                }
+                text.push_str("---\n");
+                line += 1;
+            }
+            starts.push(line);
+            text.push_str(&f.text);
+            line += f.text.matches('\n').count();
+        }
+        Self {
+            files,
+            text,
+            starts,
+        }
+    }
+
+    /// True when no file was given.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
+    /// The file and the line in it of a location in the joined text.
+    pub fn locate(&self, l: &Location) -> Option<FileLocation<'_>> {
+        if self.files.is_empty() {
+            return None;
+        }
+        let i = match self.starts.binary_search(&l.line.max(1)) {
+            Ok(i) => i,
+            Err(i) => i.saturating_sub(1),
+        };
+        let file = self.files.get(i)?;
+        let line = if l.line == 0 {
+            0
+        } else {
+            l.line + 1 - self.starts[i]
+        };
+        Some(FileLocation {
+            file,
+            line,
+            column: l.column,
+        })
+    }
+}
+
+/// Reads every input named by `paths`: `-` is standard input (read once), a directory
+/// is walked recursively in name order for `.yaml`, `.yml` and `.json` files.
+pub fn read_all(paths: &[PathBuf]) -> Result<Vec<File>, String> {
+    let mut out = Vec::new();
+    let mut stdin_read = false;
+    for p in paths {
+        if p.as_os_str() == "-" {
+            if stdin_read {
+                continue;
+            }
+            stdin_read = true;
+            let mut bytes = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut bytes)
+                .map_err(|e| format!("cannot read standard input: {e}"))?;
+            out.push(File {
+                name: "<stdin>".into(),
+                text: utf8(bytes, "<stdin>")?,
+            });
+        } else if p.is_dir() {
+            let mut found = Vec::new();
+            walk(p, &mut found)?;
+            if found.is_empty() {
+                return Err(format!(
+                    "{}: no .yaml, .yml or .json file in this directory",
+                    p.display()
+                ));
+            }
+            for f in found {
+                out.push(read_file(&f)?);
+            }
+        } else {
+            out.push(read_file(p)?);
+        }
+    }
+    Ok(out)
+}
+
+fn utf8(bytes: Vec<u8>, name: &str) -> Result<String, String> {
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{name}: not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+fn read_file(p: &Path) -> Result<File, String> {
+    let name = p.display().to_string();
+    let bytes = std::fs::read(p).map_err(|e| format!("{name}: cannot read: {e}"))?;
+    Ok(File {
+        text: utf8(bytes, &name)?,
+        name,
+    })
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: cannot read directory: {e}", dir.display()))?;
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for p in paths {
+        if p.is_dir() {
+            walk(&p, out)?;
+        } else if matches!(
+            p.extension().and_then(|e| e.to_str()),
+            Some("yaml" | "yml" | "json")
+        ) {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(name: &str, text: &str) -> File {
+        File {
+            name: name.into(),
+            text: text.into(),
+        }
+    }
+
+    #[test]
+    fn locations_map_back_to_their_files() {
+        let j = Joined::new(vec![
+            file("a.yaml", "a: 1\nb: 2\n"),
+            file("b.yaml", "c: 3"),
+            file("c.yaml", "d: 4\n"),
+        ]);
+        assert_eq!(j.text, "---\na: 1\nb: 2\n---\nc: 3\n---\nd: 4\n");
+        let at = |line| {
+            let l = j.locate(&Location::at(1, line, 2)).unwrap();
+            (l.file.name.clone(), l.line)
+        };
+        assert_eq!(at(3), ("a.yaml".into(), 2));
+        assert_eq!(at(5), ("b.yaml".into(), 1));
+        assert_eq!(at(7), ("c.yaml".into(), 1));
+        assert_eq!(j.locate(&Location::at(0, 0, 0)).unwrap().line, 0);
+    }
+
+    #[test]
+    fn one_file_is_read_unchanged() {
+        let j = Joined::new(vec![file("a.json", "{\"a\": 1}")]);
+        assert_eq!(j.text, "{\"a\": 1}");
+        assert!(Joined::new(Vec::new()).is_empty());
+    }
+}

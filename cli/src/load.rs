@@ -1,0 +1,236 @@
+//! From the command line's inputs and flags to the scenario, exactly as the npm
+//! package's `analyze` builds it: one combined text (no `--nodes`) or the playground's
+//! two panes (`--nodes` is the Nodes pane, `-f` the Pods pane).
+
+use std::io::IsTerminal;
+
+use serde_json::{Value, json};
+use taintlab_core::{KubeVersion, Semantics};
+use taintlab_input::{Code, Severity};
+use taintlab_scenario::{
+    AdmissionOptions, Finding, FindingKind, Options, PaneKind, ParsedPane, Scenario,
+};
+
+use crate::input::{FileLocation, Joined, read_all};
+use crate::out::{Style, print_error, print_finding};
+use crate::{Common, DaemonSet, EXIT_INPUT};
+
+/// What was read and how it is modelled.
+pub struct Loaded {
+    /// `-f`: the whole scenario, or the Pods pane with `--nodes`.
+    pub main: Joined,
+    /// `--nodes`: the Nodes pane.
+    pub nodes: Option<Joined>,
+    /// The panes as read.
+    pub panes: Vec<ParsedPane>,
+    /// The scenario's options.
+    pub options: Options,
+    /// The same options as npm `analyze` takes them.
+    pub js_options: Value,
+    /// Colour on stderr.
+    pub err_style: Style,
+}
+
+/// The release and gate of the flags; an unknown release is an input error.
+pub fn semantics(c: &Common) -> Result<Semantics, String> {
+    let version = match &c.kubernetes_version {
+        None => KubeVersion::NEWEST,
+        Some(s) => KubeVersion::parse(s).ok_or_else(|| {
+            format!(
+                "--kubernetes-version: must be a Kubernetes release such as \"1.34\" or \"v1.34.3\", got {s:?}"
+            )
+        })?,
+    };
+    Ok(Semantics::at(version).with_comparison_operators(c.comparison_operators))
+}
+
+impl Loaded {
+    /// Reads the inputs of `c`; on failure the error is printed and the exit code
+    /// returned.
+    pub fn read(c: &Common) -> Result<Self, u8> {
+        let err_style = Style::stderr(c.color);
+        let fail = |m: String| {
+            print_error(&err_style, &m);
+            EXIT_INPUT
+        };
+        let semantics = semantics(c).map_err(fail)?;
+        let mut files = c.files.clone();
+        if files.is_empty() && c.nodes.is_empty() {
+            if std::io::stdin().is_terminal() {
+                return Err(fail(
+                    "no input: give -f FILE (or a directory, or - for standard input) and --nodes FILE"
+                        .into(),
+                ));
+            }
+            files.push("-".into());
+        }
+        let main = Joined::new(read_all(&files).map_err(fail)?);
+        let nodes = if c.nodes.is_empty() {
+            None
+        } else {
+            Some(Joined::new(read_all(&c.nodes).map_err(fail)?))
+        };
+        let v = semantics.version;
+        let panes = match &nodes {
+            None => vec![ParsedPane::parse(&main.text, PaneKind::Combined, v)],
+            Some(n) => vec![
+                ParsedPane::parse(&n.text, PaneKind::Nodes, v),
+                if main.is_empty() {
+                    ParsedPane::empty(PaneKind::Pods)
+                } else {
+                    ParsedPane::parse(&main.text, PaneKind::Pods, v)
+                },
+            ],
+        };
+        let daemon_set = match c.daemonset {
+            DaemonSet::Auto => None,
+            DaemonSet::All => Some(true),
+            DaemonSet::None => Some(false),
+        };
+        let options = Options {
+            semantics,
+            admission: (!c.no_admission).then(AdmissionOptions::default),
+            daemon_set,
+        };
+        let mut js_options = json!({
+            "kubernetesVersion": v.to_string(),
+            "comparisonOperators": c.comparison_operators,
+            "admission": !c.no_admission,
+        });
+        if let Some(d) = daemon_set {
+            js_options["daemonSet"] = json!(d);
+        }
+        Ok(Self {
+            main,
+            nodes,
+            panes,
+            options,
+            js_options,
+            err_style,
+        })
+    }
+
+    /// The scenario.
+    pub fn scenario(&self) -> Scenario {
+        let refs: Vec<&ParsedPane> = self.panes.iter().collect();
+        Scenario::build(&refs, &self.options)
+    }
+
+    /// What npm `analyze` returns for the same texts and options (compact JSON).
+    pub fn analyze_json(&self) -> Result<String, String> {
+        let input = match &self.nodes {
+            None => json!(self.main.text),
+            Some(n) if self.main.is_empty() => json!({"nodes": n.text}),
+            Some(n) => json!({"nodes": n.text, "pods": self.main.text}),
+        };
+        taintlab_js::api::analyze(&input.into(), &self.js_options.clone().into())
+            .map_err(|e| e.message.clone())
+    }
+
+    /// The file and line of a finding's location.
+    pub fn locate(
+        &self,
+        pane: Option<PaneKind>,
+        l: &taintlab_input::Location,
+    ) -> Option<FileLocation<'_>> {
+        match pane? {
+            PaneKind::Nodes => self.nodes.as_ref()?.locate(l),
+            PaneKind::Pods | PaneKind::Combined => self.main.locate(l),
+        }
+    }
+
+    /// Prints the findings on stderr (warnings unless `quiet`); returns the exit code
+    /// when the input could not be read (an error that lost what it was reading).
+    pub fn report(&self, s: &Scenario, quiet: bool) -> Result<(), u8> {
+        let fatal: Vec<&Finding> = s.findings.iter().filter(|f| is_fatal(f)).collect();
+        if !fatal.is_empty() {
+            for f in fatal {
+                print_finding(self, f);
+            }
+            return Err(EXIT_INPUT);
+        }
+        for f in &s.findings {
+            if !quiet || f.severity == Severity::Error {
+                print_finding(self, f);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether a finding means something could not be read at all (the npm package's rule:
+/// an invalid value or missing field that keeps its object is for validation).
+pub fn is_fatal(f: &Finding) -> bool {
+    match f.kind {
+        FindingKind::Input(code) => {
+            let kept = matches!(code, Code::InvalidValue | Code::MissingField)
+                && !f.location.path.is_empty();
+            f.severity == Severity::Error && !kept
+        }
+        FindingKind::Configuration => true,
+        FindingKind::Kubectl
+        | FindingKind::Validation
+        | FindingKind::Admission
+        | FindingKind::Scheduling => false,
+    }
+}
+
+/// Finds a pod by `NAME`, `NAMESPACE/NAME` or `KIND/NAME` (`pod/web`,
+/// `deployment/web`), optionally in `namespace`.
+pub fn find_pod(s: &Scenario, query: &str, namespace: Option<&str>) -> Result<usize, String> {
+    let (prefix, name) = match query.split_once('/') {
+        Some((a, b)) => (Some(a), b),
+        None => (None, query),
+    };
+    let kind_matches = |kind: &str, p: &str| {
+        let k = kind.to_ascii_lowercase();
+        let p = p.to_ascii_lowercase();
+        p == k || p == format!("{k}s") || (k == "pod" && p == "po")
+    };
+    let found: Vec<usize> = (0..s.pods.len())
+        .filter(|&i| {
+            let p = &s.pods[i];
+            let ns_ok = namespace.is_none_or(|n| p.pod.namespace == n);
+            let prefix_ok = prefix.is_none_or(|x| x == p.pod.namespace || kind_matches(&p.kind, x));
+            p.pod.name == name && ns_ok && prefix_ok
+        })
+        .collect();
+    match found.as_slice() {
+        [one] => Ok(*one),
+        [] => {
+            let known: Vec<String> = s
+                .pods
+                .iter()
+                .map(|p| format!("{}/{}", p.kind.to_ascii_lowercase(), p.label()))
+                .collect();
+            Err(if known.is_empty() {
+                format!("no pod {query:?}: the input holds no pod or workload")
+            } else {
+                format!("no pod {query:?}; the pods are: {}", known.join(", "))
+            })
+        }
+        many => Err(format!(
+            "{query:?} names {} pods ({}); give NAMESPACE/NAME, KIND/NAME or -n",
+            many.len(),
+            many.iter()
+                .map(|&i| format!(
+                    "{}/{}",
+                    s.pods[i].kind.to_ascii_lowercase(),
+                    s.pods[i].label()
+                ))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+/// Finds a node by name.
+pub fn find_node(s: &Scenario, name: &str) -> Result<usize, String> {
+    s.nodes
+        .iter()
+        .position(|n| n.node.name == name)
+        .ok_or_else(|| {
+            let known: Vec<&str> = s.nodes.iter().map(|n| n.node.name.as_str()).collect();
+            format!("no node {name:?}; the nodes are: {}", known.join(", "))
+        })
+}
