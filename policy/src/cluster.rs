@@ -112,8 +112,8 @@ impl Cluster {
         });
     }
 
-    /// Groups core nodes; `protect` marks the nodes whose taints are protected. With the
-    /// `placement` feature the nodes are also kept whole for the placement check.
+    /// Groups core nodes; `protect` marks the nodes whose taints are protected. The nodes
+    /// are also kept whole for the placement check.
     pub fn from_nodes(nodes: &[Node], protect: Option<&Selector>) -> Self {
         let mut c = Self::default();
         let mut scratch: Vec<(&str, &str, &str)> = Vec::new();
@@ -127,9 +127,7 @@ impl Cluster {
             let protected = protect.is_some_and(|s| s.matches(&n.labels));
             c.add(&scratch, n.unschedulable, protected);
         }
-        if cfg!(feature = "placement") {
-            c.placement_nodes = Some(nodes.to_vec());
-        }
+        c.placement_nodes = Some(nodes.to_vec());
         c
     }
 

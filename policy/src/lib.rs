@@ -28,7 +28,6 @@ pub mod mutate;
 pub mod nodelist;
 pub mod nodes;
 pub mod payload;
-#[cfg(feature = "placement")]
 pub mod placement;
 pub mod pod;
 pub mod request;

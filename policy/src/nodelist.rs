@@ -196,9 +196,6 @@ pub fn read_cluster_with(
     protect: Option<&Selector>,
     placement: bool,
 ) -> Result<Cluster, String> {
-    // Without the placement check nothing reads the kept nodes; the constant lets the
-    // node-building code (and its sorted label maps) drop out of the module.
-    let placement = placement && cfg!(feature = "placement");
     let mut cluster = Cluster::default();
     let mut kept: Vec<Node> = Vec::new();
     scan(json, protect.is_some() || placement, |n| {

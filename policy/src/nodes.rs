@@ -91,7 +91,7 @@ pub fn node_list_plan(
     }
     let needs = request::SpecNeeds {
         containers: false,
-        affinity: cfg!(feature = "placement"),
+        affinity: true,
     };
     let spec_value = parts.spec(needs, "spec").ok()?;
     let spec = spec_value.as_ref();
@@ -112,9 +112,6 @@ pub fn node_list_plan(
     }
     // The placement check reads labels when the pod selects nodes, or when the
     // dedicated-nodes mutation will give it a required node affinity.
-    #[cfg(not(feature = "placement"))]
-    let selects_nodes = false;
-    #[cfg(feature = "placement")]
     let selects_nodes = placement_check
         && (crate::placement::spec_restricts_nodes(spec)
             || crate::settings::RuleView::for_rule(settings, settings.rule_for(&req.namespace))
@@ -247,12 +244,6 @@ pub fn check(
             _ => PreemptionPolicy::PreemptLowerPriority,
         };
         let tolerations = effective_tolerations(review);
-        #[cfg(not(feature = "placement"))]
-        let (message, restricted) = (
-            cluster.failed_scheduling(&tolerations, &preemption_policy, semantics),
-            false,
-        );
-        #[cfg(feature = "placement")]
         let (message, restricted) = placement_message(
             review,
             cluster,
@@ -294,7 +285,6 @@ fn same_taint(a: &Taint, b: &Taint) -> bool {
 /// policy's own mutation, the dedicated-nodes affinity, when there was one), and whether
 /// the pod selects nodes by label or name. Pods that do not select nodes use the grouped
 /// taint-only path (the same text, see the placement module's tests).
-#[cfg(feature = "placement")]
 fn placement_message(
     review: &PodReview<'_>,
     cluster: &Cluster,

@@ -1,19 +1,33 @@
-//! Placement beyond taints: the pod spec's `nodeSelector` and `affinity.nodeAffinity`
-//! (required and preferred terms) read from the request, judged against the listed
-//! nodes (with their labels) by `taintlab-core`'s placement chain
-//! (`taintlab_core::scheduling::placement_cluster::schedule_placement`: NodeUnschedulable,
-//! NodeName, TaintToleration, NodeAffinity with its PreFilter result, NodePorts and
-//! NodeResourcesFit in the default profile's order, and the per-release FailedScheduling
-//! text, DynamicResources' post-filter part included from 1.34).
+//! Placement beyond taints: the pod spec's `nodeSelector` and required
+//! `affinity.nodeAffinity` read from the request, judged against the listed nodes (with
+//! their labels) with `taintlab-core`'s own filter functions in the default profile's
+//! order, and the per-release FailedScheduling text assembled with core's `FitError`,
+//! DynamicResources' post-filter part included from 1.34.
 //!
-//! What the policy does not know, and therefore does not check:
+//! The filters, as upstream runs them (`pkg/scheduler/schedule_one.go`,
+//! `findNodesThatFitPod`; `framework/runtime/framework.go`, `RunFilterPlugins`):
+//! NodeAffinity's PreFilter result (`matchFields metadata.name In`, with each release's
+//! treatment of nodes outside it and of conflicting terms), then per node
+//! NodeUnschedulable, NodeName, TaintToleration and NodeAffinity, from 1.27 stopping at
+//! the first failing plugin (1.25 – 1.26 merge every failure). Every one of these
+//! statuses is UnschedulableAndUnresolvable, so DefaultPreemption's dry run only visits
+//! the nodes a release leaves without a status, and finds no victims there (no pods are
+//! listed). `tests/placement.rs` checks the text against core's full placement chain
+//! (`taintlab_core::scheduling::placement_cluster::schedule_placement`) on generated
+//! clusters for every release.
+//!
+//! This path reads only what the policy lists, so the Kubewarden module stays small
+//! (the full chain, with resources, ports and the victim search, is about 160 KB of
+//! WebAssembly). What the policy does not know, and therefore does not check:
 //! * Resources (NodeResourcesFit): the node list is fetched without
 //!   `status.allocatable`, and the pods already running on each node would have to be
-//!   listed too, which is far too costly at admission time. Every node's allocatable is
-//!   unknown to the engine, which then skips the resource check.
+//!   listed too, which is far too costly at admission time.
 //! * Host ports (NodePorts): a host port can only conflict with pods already bound to
 //!   the node, which are not listed for the same reason; a pod's own host ports can
 //!   never make a node infeasible here, so they are not read.
+//! * NodeName: a pod with `spec.nodeName` bypasses the scheduler and is not checked;
+//!   for every other pod the filter passes.
+//! * Preferred node-affinity terms only score feasible nodes, so they are not read.
 //! * `schedulingGates` and `schedulerName`: the policy judges the pod as the default
 //!   scheduler will see it once its gates are removed.
 //!
@@ -26,11 +40,22 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 use taintlab_core::model::{
     Affinity, NodeAffinity, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, PodPlacement,
-    PreferredSchedulingTerm, SchedulingPod,
+    SchedulingPod,
 };
-use taintlab_core::scheduling::placement::{PlacementOptions, PodOutcome};
-use taintlab_core::scheduling::placement_cluster::schedule_placement;
-use taintlab_core::{Node, Pod, PreemptionPolicy, Semantics, Toleration};
+use taintlab_core::scheduling::filter::{
+    Code, Status, node_unschedulable_filter, taint_toleration_filter,
+};
+use taintlab_core::scheduling::fit_error::{
+    FitError, NO_PREEMPTION_VICTIMS, PREEMPTION_NOT_HELPFUL, PREEMPTION_POLICY_NEVER,
+    PREEMPTION_PREFIX, dynamic_resources_enabled, post_filter_message,
+};
+use taintlab_core::scheduling::placement::{
+    FILTERED_OUT_BY_PRE_FILTER_REASON, NODE_AFFINITY_CONFLICT_REASON, PlacementOptions,
+    PreFilterResult, absent_node_reason, node_affinity_filter, node_affinity_pre_filter,
+    node_not_found_error,
+};
+use taintlab_core::scheduling::selector::RequiredNodeAffinity;
+use taintlab_core::{Node, PreemptionPolicy, Semantics, Toleration};
 
 fn strings(v: Option<&Value>) -> Vec<String> {
     v.and_then(Value::as_array)
@@ -63,62 +88,48 @@ fn str_of(v: Option<&Value>) -> String {
         .unwrap_or_default()
 }
 
-fn term(v: Option<&Value>) -> NodeSelectorTerm {
+fn term(v: &Value) -> NodeSelectorTerm {
     NodeSelectorTerm {
-        match_expressions: requirements(v.and_then(|t| t.get("matchExpressions"))),
-        match_fields: requirements(v.and_then(|t| t.get("matchFields"))),
+        match_expressions: requirements(v.get("matchExpressions")),
+        match_fields: requirements(v.get("matchFields")),
     }
 }
 
-/// Reads `nodeSelector` and `affinity.nodeAffinity` of a pod spec (as far as the
-/// placement filters read them). The apiserver has decoded the object already, so
-/// values of a wrong type cannot occur in a real request; here they are skipped.
+/// Reads `nodeSelector` and the required `affinity.nodeAffinity` of a pod spec (what
+/// the filters read; preferred terms only score, see the module documentation). The
+/// apiserver has decoded the object already, so values of a wrong type cannot occur in
+/// a real request; here they are skipped.
 pub fn pod_placement(spec: Option<&Value>) -> PodPlacement {
     let mut p = PodPlacement::default();
     let Some(spec) = spec else { return p };
     if let Some(sel) = spec.get("nodeSelector").and_then(Value::as_object) {
-        p.node_selector = sel
-            .iter()
-            .filter_map(|(k, v)| Some((k.clone(), String::from(v.as_str()?))))
-            .collect::<BTreeMap<_, _>>();
+        let mut map = BTreeMap::new();
+        for (k, v) in sel {
+            if let Some(v) = v.as_str() {
+                map.insert(k.clone(), String::from(v));
+            }
+        }
+        p.node_selector = map;
     }
-    let Some(na) = spec
+    let Some(required) = spec
         .get("affinity")
         .and_then(|a| a.get("nodeAffinity"))
+        .and_then(|n| n.get("requiredDuringSchedulingIgnoredDuringExecution"))
         .filter(|v| v.is_object())
     else {
         return p;
     };
-    let required = na
-        .get("requiredDuringSchedulingIgnoredDuringExecution")
-        .filter(|v| v.is_object())
-        .map(|r| NodeSelector {
-            node_selector_terms: r
-                .get("nodeSelectorTerms")
-                .and_then(Value::as_array)
-                .map(|ts| ts.iter().map(|t| term(Some(t))).collect())
-                .unwrap_or_default(),
-        });
-    let preferred = na
-        .get("preferredDuringSchedulingIgnoredDuringExecution")
+    let terms = required
+        .get("nodeSelectorTerms")
         .and_then(Value::as_array)
-        .map(|ts| {
-            ts.iter()
-                .map(|t| PreferredSchedulingTerm {
-                    weight: t
-                        .get("weight")
-                        .and_then(Value::as_i64)
-                        .and_then(|w| i32::try_from(w).ok())
-                        .unwrap_or(0),
-                    preference: term(t.get("preference")),
-                })
-                .collect()
-        })
+        .map(|ts| ts.iter().map(term).collect())
         .unwrap_or_default();
     p.affinity = Some(Affinity {
         node_affinity: Some(NodeAffinity {
-            required_during_scheduling_ignored_during_execution: required,
-            preferred_during_scheduling_ignored_during_execution: preferred,
+            required_during_scheduling_ignored_during_execution: Some(NodeSelector {
+                node_selector_terms: terms,
+            }),
+            preferred_during_scheduling_ignored_during_execution: Vec::new(),
         }),
     });
     p
@@ -144,10 +155,105 @@ pub fn spec_restricts_nodes(spec: Option<&Value>) -> bool {
     })
 }
 
+/// What the filters say about one node.
+enum Judged {
+    Feasible,
+    /// The merged status of the failing filters (from 1.27 only the first).
+    Rejected(Status),
+    /// Outside NodeAffinity's PreFilter result.
+    Cut,
+    /// NodeAffinity's PreFilter rejected the pod (`pod affinity terms conflict`).
+    PreFilterRejected,
+}
+
+/// The cycle's answer before the message is written.
+enum Cycle {
+    /// The scheduler fails the cycle with this error (1.25 – 1.29: a PreFilter result
+    /// naming a node that does not exist), or, with `None`, panics (1.30 when no listed
+    /// name is a node).
+    Error(Option<String>),
+    /// Every node's filter answer, in node order.
+    Nodes(Vec<Judged>),
+}
+
+/// Runs NodeAffinity's PreFilter and the filters on every node.
+fn run_filters(
+    tolerations: &[Toleration],
+    placement: &PodPlacement,
+    nodes: &[Node],
+    semantics: Semantics,
+) -> Cycle {
+    let minor = semantics.version.minor;
+    let pod = SchedulingPod {
+        placement: PodPlacement {
+            node_selector: placement.node_selector.clone(),
+            affinity: placement.affinity.clone(),
+            ..PodPlacement::default()
+        },
+        ..SchedulingPod::default()
+    };
+    let names = match node_affinity_pre_filter(&pod, PlacementOptions::new(semantics)) {
+        PreFilterResult::Conflict => {
+            return Cycle::Nodes(nodes.iter().map(|_| Judged::PreFilterRejected).collect());
+        }
+        PreFilterResult::AllNodes => None,
+        PreFilterResult::Nodes(names) => {
+            // `findNodesThatFitPod` looks the names up in the snapshot: 1.25 – 1.29 fail
+            // on the first missing one (in sorted order here; upstream walks a Go map),
+            // 1.30 divides by zero when none exists, later releases skip missing names.
+            let exists = |n: &String| nodes.iter().any(|node| node.name == *n);
+            if minor <= 29 {
+                if let Some(missing) = names.iter().find(|n| !exists(n)) {
+                    return Cycle::Error(Some(node_not_found_error(missing)));
+                }
+            } else if minor == 30 && !names.iter().any(exists) {
+                return Cycle::Error(None);
+            }
+            Some(names)
+        }
+    };
+    let required = RequiredNodeAffinity::of(placement);
+    let all_failures = !semantics.version.at_least(27);
+    let judged = nodes
+        .iter()
+        .map(|node| {
+            if names.as_ref().is_some_and(|s| !s.contains(&node.name)) {
+                return Judged::Cut;
+            }
+            // The default profile's order; NodeName passes (the pod names no node).
+            let mut failed: Option<Status> = None;
+            let mut check = |status: Status| {
+                if status.is_success() || (failed.is_some() && !all_failures) {
+                    return;
+                }
+                match &mut failed {
+                    None => failed = Some(status),
+                    Some(f) => {
+                        f.code = f.code.max(status.code);
+                        f.reasons.extend(status.reasons);
+                    }
+                }
+            };
+            check(node_unschedulable_filter(
+                node.unschedulable,
+                tolerations,
+                semantics,
+            ));
+            check(taint_toleration_filter(&node.taints, tolerations, semantics).status);
+            check(node_affinity_filter(&required, node));
+            match failed {
+                None => Judged::Feasible,
+                Some(status) => Judged::Rejected(status),
+            }
+        })
+        .collect();
+    Cycle::Nodes(judged)
+}
+
 /// The FailedScheduling message of the default scheduler for a pod with `tolerations`
 /// and `placement` on `nodes` (no pods running on them, allocatable unknown), or `None`
-/// when some node passes every filter. Gates and `schedulerName` are ignored (see the
-/// module documentation).
+/// when some node passes every filter (or the release's scheduler panics on the pod).
+/// Gates and `schedulerName` are ignored (see the module documentation).
 pub fn failed_scheduling(
     tolerations: &[Toleration],
     preemption_policy: &PreemptionPolicy,
@@ -155,21 +261,68 @@ pub fn failed_scheduling(
     nodes: &[Node],
     semantics: Semantics,
 ) -> Option<String> {
-    let pod = judged_pod(tolerations, preemption_policy, placement);
-    let result = schedule_placement(
-        std::slice::from_ref(&pod),
-        nodes,
-        &[],
-        PlacementOptions::new(semantics),
-    );
-    match result.outcome(0)? {
-        PodOutcome::Feasible { .. }
-        | PodOutcome::Gated
-        | PodOutcome::Bypassed
-        | PodOutcome::OtherScheduler => None,
-        PodOutcome::PreScoreError => None,
-        other => other.message().map(String::from),
+    if nodes.is_empty() {
+        return None;
     }
+    let judged = match run_filters(tolerations, placement, nodes, semantics) {
+        Cycle::Error(message) => return message,
+        Cycle::Nodes(j) => j,
+    };
+    if judged.iter().any(|j| matches!(j, Judged::Feasible)) {
+        return None;
+    }
+    let version = semantics.version;
+    let minor = version.minor;
+    let mut fit = FitError::new(nodes.len());
+    let absent = |fit: &mut FitError, reason: &str| {
+        if !fit.absent_nodes_reasons.iter().any(|r| r == reason) {
+            fit.absent_nodes_reasons.push(String::from(reason));
+        }
+    };
+    // Nodes DefaultPreemption's dry run visits (those left without an unresolvable
+    // status): with no pods listed it finds no victims on any of them.
+    let mut potential = 0usize;
+    let mut pre_filter_rejected = false;
+    for j in &judged {
+        match j {
+            Judged::Feasible => {}
+            Judged::Rejected(status) => {
+                fit.record_node(&status.reasons);
+                if status.code != Code::UnschedulableAndUnresolvable {
+                    potential += 1;
+                }
+            }
+            Judged::Cut => match minor {
+                ..=29 => potential += 1,
+                30 => fit.record_node(&[FILTERED_OUT_BY_PRE_FILTER_REASON]),
+                _ => absent(&mut fit, &absent_node_reason(&["NodeAffinity"])),
+            },
+            Judged::PreFilterRejected => {
+                pre_filter_rejected = true;
+                match minor {
+                    // 1.26 – 1.28 only set PreFilterMsg and record no node.
+                    26..=28 => potential += 1,
+                    31.. => absent(&mut fit, NODE_AFFINITY_CONFLICT_REASON),
+                    _ => fit.record_node(&[NODE_AFFINITY_CONFLICT_REASON]),
+                }
+            }
+        }
+    }
+    if pre_filter_rejected && minor >= 26 {
+        fit.pre_filter_msg = String::from(NODE_AFFINITY_CONFLICT_REASON);
+    }
+    let mut preemption = String::from(PREEMPTION_PREFIX);
+    if *preemption_policy == PreemptionPolicy::Never {
+        preemption.push_str(PREEMPTION_POLICY_NEVER);
+    } else {
+        let mut nested = FitError::new(nodes.len());
+        nested.record_nodes(potential, &[NO_PREEMPTION_VICTIMS]);
+        nested.record_nodes(nodes.len() - potential, &[PREEMPTION_NOT_HELPFUL]);
+        preemption.push_str(&nested.message(version));
+    }
+    fit.post_filter_msg =
+        post_filter_message(&preemption, dynamic_resources_enabled(version, None));
+    Some(fit.message(version))
 }
 
 /// The names of the nodes that pass every filter for the pod (for tests and the
@@ -180,37 +333,14 @@ pub fn feasible_nodes<'n>(
     nodes: &'n [Node],
     semantics: Semantics,
 ) -> Vec<&'n str> {
-    let pod = judged_pod(tolerations, &PreemptionPolicy::default(), placement);
-    let result = schedule_placement(
-        std::slice::from_ref(&pod),
-        nodes,
-        &[],
-        PlacementOptions::new(semantics),
-    );
-    nodes
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| result.cell(0, *i).is_some_and(|c| c.is_feasible()))
-        .map(|(_, n)| n.name.as_str())
-        .collect()
-}
-
-fn judged_pod(
-    tolerations: &[Toleration],
-    preemption_policy: &PreemptionPolicy,
-    placement: &PodPlacement,
-) -> SchedulingPod {
-    SchedulingPod {
-        pod: Pod {
-            tolerations: tolerations.to_vec(),
-            preemption_policy: preemption_policy.clone(),
-            ..Pod::default()
-        },
-        placement: PodPlacement {
-            node_selector: placement.node_selector.clone(),
-            affinity: placement.affinity.clone(),
-            ..PodPlacement::default()
-        },
+    match run_filters(tolerations, placement, nodes, semantics) {
+        Cycle::Error(_) => Vec::new(),
+        Cycle::Nodes(judged) => nodes
+            .iter()
+            .zip(judged)
+            .filter(|(_, j)| matches!(j, Judged::Feasible))
+            .map(|(n, _)| n.name.as_str())
+            .collect(),
     }
 }
 
@@ -304,7 +434,8 @@ mod tests {
             req.node_selector_terms[0].match_fields[0].key,
             "metadata.name"
         );
-        assert_eq!(p.preferred_node_affinity()[0].weight, 5);
+        // Preferred terms only score: not read.
+        assert!(p.preferred_node_affinity().is_empty());
         assert!(restricts_nodes(&p) && spec_restricts_nodes(Some(&spec)));
         let only_preferred = serde_json::json!({"affinity": {"nodeAffinity":
             {"preferredDuringSchedulingIgnoredDuringExecution": []}}});

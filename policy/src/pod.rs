@@ -54,8 +54,7 @@ pub fn evaluate_pod(
     let needs = request::SpecNeeds {
         containers: settings.extended_resource_tolerations
             != crate::settings::ExtendedResources::Off,
-        affinity: view.dedicated.is_some()
-            || (cfg!(feature = "placement") && settings.node_checks.enabled),
+        affinity: view.dedicated.is_some() || settings.node_checks.enabled,
     };
     let pre_read = req
         .object_parts

@@ -2,8 +2,6 @@
 //! placement chain against the listed nodes and their labels, and the dedicated-nodes
 //! mutation shown to confine the pod to its pool.
 
-#![cfg(feature = "placement")]
-
 mod common;
 
 use common::*;
@@ -357,4 +355,199 @@ fn payload_path_reads_labels_and_matches_evaluate() {
         payload::response_json(&evaluate(&cases[1], &s, Some(&nodes)))["accepted"],
         json!(false)
     );
+}
+
+/// The policy's lean placement path against core's full placement chain
+/// (`schedule_placement`, no pods running, allocatable unknown): the same message (or
+/// none) and the same feasible nodes, on generated clusters and pods, for every release
+/// and both preemption policies.
+mod against_the_engine {
+    use taintlab_core::model::{
+        Affinity, NodeAffinity, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm,
+        PodPlacement, SchedulingPod,
+    };
+    use taintlab_core::scheduling::placement::{PlacementOptions, PodOutcome};
+    use taintlab_core::scheduling::placement_cluster::schedule_placement;
+    use taintlab_core::{
+        KubeVersion, Node, Operator, Pod, PreemptionPolicy, Semantics, Taint, TaintEffect,
+        Toleration,
+    };
+    use taintlab_policy::placement::{failed_scheduling, feasible_nodes};
+
+    /// A small deterministic generator (xorshift), so failures reproduce.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+        fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+            xs[self.below(xs.len())]
+        }
+    }
+
+    const KEYS: [&str; 3] = ["pool", "zone", "disktype"];
+    const VALUES: [&str; 3] = ["a", "b", "7"];
+    const NAMES: [&str; 6] = ["n0", "n1", "n2", "n3", "n4", "ghost"];
+
+    fn node(rng: &mut Rng, i: usize) -> Node {
+        let mut n = Node {
+            name: format!("n{i}"),
+            unschedulable: rng.below(5) == 0,
+            ..Node::default()
+        };
+        for k in KEYS {
+            if rng.below(2) == 0 {
+                n.labels.insert(k.into(), rng.pick(&VALUES).into());
+            }
+        }
+        if rng.below(3) == 0 {
+            let effect = [
+                TaintEffect::NoSchedule,
+                TaintEffect::NoExecute,
+                TaintEffect::PreferNoSchedule,
+            ][rng.below(3)]
+            .clone();
+            n.taints
+                .push(Taint::new("dedicated", rng.pick(&VALUES), effect));
+        }
+        n
+    }
+
+    fn requirement(rng: &mut Rng, field: bool) -> NodeSelectorRequirement {
+        let (key, operator) = if field {
+            ("metadata.name", rng.pick(&["In", "NotIn"]))
+        } else {
+            (
+                rng.pick(&KEYS),
+                rng.pick(&["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"]),
+            )
+        };
+        let values = match operator {
+            "Exists" | "DoesNotExist" => Vec::new(),
+            "Gt" | "Lt" => vec![String::from(rng.pick(&["5", "x"]))],
+            _ if field => (0..=rng.below(2))
+                .map(|_| String::from(rng.pick(&NAMES)))
+                .collect(),
+            _ => vec![String::from(rng.pick(&VALUES))],
+        };
+        NodeSelectorRequirement {
+            key: key.into(),
+            operator: operator.into(),
+            values,
+        }
+    }
+
+    fn placement(rng: &mut Rng) -> PodPlacement {
+        let mut p = PodPlacement::default();
+        if rng.below(2) == 0 {
+            p.node_selector
+                .insert(rng.pick(&KEYS).into(), rng.pick(&VALUES).into());
+        }
+        if rng.below(3) != 0 {
+            let terms = (0..rng.below(3))
+                .map(|_| NodeSelectorTerm {
+                    match_expressions: (0..rng.below(3)).map(|_| requirement(rng, false)).collect(),
+                    match_fields: (0..rng.below(2)).map(|_| requirement(rng, true)).collect(),
+                })
+                .collect();
+            p.affinity = Some(Affinity {
+                node_affinity: Some(NodeAffinity {
+                    required_during_scheduling_ignored_during_execution: Some(NodeSelector {
+                        node_selector_terms: terms,
+                    }),
+                    preferred_during_scheduling_ignored_during_execution: Vec::new(),
+                }),
+            });
+        }
+        p
+    }
+
+    fn tolerations(rng: &mut Rng) -> Vec<Toleration> {
+        match rng.below(4) {
+            0 => vec![Toleration::new(
+                "dedicated",
+                Operator::Exists,
+                "",
+                TaintEffect::Empty,
+            )],
+            1 => vec![Toleration::new(
+                "node.kubernetes.io/unschedulable",
+                Operator::Exists,
+                "",
+                TaintEffect::NoSchedule,
+            )],
+            2 => vec![Toleration::new(
+                "dedicated",
+                Operator::Equal,
+                "a",
+                TaintEffect::NoSchedule,
+            )],
+            _ => Vec::new(),
+        }
+    }
+
+    #[test]
+    fn same_answers_as_the_engine() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut unschedulable = 0;
+        for case in 0..600 {
+            let nodes: Vec<Node> = (0..1 + rng.below(5)).map(|i| node(&mut rng, i)).collect();
+            let placement = placement(&mut rng);
+            let tols = tolerations(&mut rng);
+            for minor in 25..=KubeVersion::NEWEST.minor {
+                let semantics = Semantics::at(KubeVersion::new(minor, 0));
+                for policy in [
+                    PreemptionPolicy::PreemptLowerPriority,
+                    PreemptionPolicy::Never,
+                ] {
+                    let pod = SchedulingPod {
+                        pod: Pod {
+                            tolerations: tols.clone(),
+                            preemption_policy: policy.clone(),
+                            ..Pod::default()
+                        },
+                        placement: placement.clone(),
+                    };
+                    let engine = schedule_placement(
+                        std::slice::from_ref(&pod),
+                        &nodes,
+                        &[],
+                        PlacementOptions::new(semantics),
+                    );
+                    let expected = match engine.outcome(0) {
+                        Some(
+                            o @ (PodOutcome::Unschedulable { .. }
+                            | PodOutcome::SchedulerError { .. }),
+                        ) => o.message().map(String::from),
+                        _ => None,
+                    };
+                    let ours = failed_scheduling(&tols, &policy, &placement, &nodes, semantics);
+                    assert_eq!(
+                        ours, expected,
+                        "case {case}, 1.{minor}, {policy:?}\nnodes {nodes:?}\nplacement {placement:?}\ntolerations {tols:?}"
+                    );
+                    unschedulable += usize::from(ours.is_some());
+                    let feasible: Vec<&str> = nodes
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| engine.cell(0, *i).is_some_and(|c| c.is_feasible()))
+                        .map(|(_, n)| n.name.as_str())
+                        .collect();
+                    assert_eq!(
+                        feasible_nodes(&tols, &placement, &nodes, semantics),
+                        feasible,
+                        "case {case}, 1.{minor}"
+                    );
+                }
+            }
+        }
+        // The generator reaches both answers often.
+        assert!(unschedulable > 2000, "{unschedulable}");
+    }
 }
