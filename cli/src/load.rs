@@ -168,10 +168,8 @@ pub fn is_fatal(f: &Finding) -> bool {
             f.severity == Severity::Error && !kept
         }
         FindingKind::Configuration => true,
-        FindingKind::Kubectl
-        | FindingKind::Validation
-        | FindingKind::Admission
-        | FindingKind::Scheduling => false,
+        // Kubectl, validation, admission and scheduling findings are answers.
+        _ => false,
     }
 }
 

@@ -79,12 +79,11 @@ pub fn print_error(style: &Style, message: &str) {
 /// A finding's kind as a short word.
 fn kind_word(f: &Finding) -> &'static str {
     match f.kind {
-        FindingKind::Input(_) => "",
         FindingKind::Kubectl => "kubectl: ",
-        FindingKind::Validation => "",
         FindingKind::Admission => "admission: ",
         FindingKind::Configuration => "configuration: ",
-        FindingKind::Scheduling => "scheduling: ",
+        // The input layer's and validation messages speak for themselves.
+        _ => "",
     }
 }
 

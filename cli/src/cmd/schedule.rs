@@ -121,6 +121,7 @@ pub fn render(s: &Scenario, style: &Style, max_width: Option<usize>, wide: bool)
             out.push_str("  ");
             out.push_str(&pad(style.bold(&node.node.name), &node.node.name, *w));
         }
+        out.truncate(out.trim_end_matches(' ').len());
         out.push('\n');
         for (label, row) in labels.iter().zip(&cells) {
             out.push_str(&pad(label.clone(), label, first));

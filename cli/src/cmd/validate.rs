@@ -34,7 +34,22 @@ pub fn run(a: &ValidateArgs) -> u8 {
             print_finding(&l, f);
         }
     }
-    let errors: Vec<&Finding> = s.findings.iter().filter(|f| is_validation(f)).collect();
+    // The input layer flags a bad value the API server also rejects; where validation
+    // reports on the same document, its wording (upstream's field path) is the one shown.
+    let validated: Vec<(Option<taintlab_scenario::PaneKind>, usize)> = s
+        .findings
+        .iter()
+        .filter(|f| f.kind == FindingKind::Validation)
+        .map(|f| (f.pane, f.location.document))
+        .collect();
+    let errors: Vec<&Finding> = s
+        .findings
+        .iter()
+        .filter(|f| is_validation(f))
+        .filter(|f| {
+            f.kind == FindingKind::Validation || !validated.contains(&(f.pane, f.location.document))
+        })
+        .collect();
     let code = if errors.is_empty() { 0 } else { EXIT_NO };
     match a.output {
         Format::Text => {

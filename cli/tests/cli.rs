@@ -1,0 +1,560 @@
+//! The built `taintlab` binary on fixture files: exit codes, the FailedScheduling text
+//! and the JSON the scenario and the npm package give for the same texts, standard
+//! input, directories, located errors, colour, completions and the kubectl plugin name.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use taintlab_core::KubeVersion;
+use taintlab_scenario::{Options, PaneKind, ParsedPane, Scenario};
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+fn fixture(name: &str) -> String {
+    std::fs::read_to_string(fixtures().join(name)).expect("fixture")
+}
+
+/// Runs the binary in the fixtures directory, with no colour variables set.
+fn run(args: &[&str]) -> Output {
+    run_with(args, None, &[])
+}
+
+fn run_with(args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_taintlab"));
+    c.args(args)
+        .current_dir(fixtures())
+        .env_remove("NO_COLOR")
+        .env_remove("COLUMNS")
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let mut child = c.spawn().expect("the binary runs");
+    if let Some(text) = stdin {
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(text.as_bytes())
+            .expect("write stdin");
+    }
+    child.wait_with_output().expect("output")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("UTF-8 stdout")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("UTF-8 stderr")
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().expect("exit code")
+}
+
+/// JSON text without the whitespace outside strings.
+fn compact(json: &str) -> String {
+    let mut out = String::new();
+    let (mut in_string, mut escaped) = (false, false);
+    for c in json.chars() {
+        if in_string {
+            out.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+            }
+        } else if c == '"' {
+            in_string = true;
+            out.push(c);
+        } else if !c.is_whitespace() {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The scenario of a Nodes pane and a Pods pane, as the playground builds it.
+fn scenario(nodes: &str, pods: &str) -> Scenario {
+    let v = KubeVersion::NEWEST;
+    let options = Options {
+        admission: Some(Default::default()),
+        ..Options::default()
+    };
+    let n = ParsedPane::parse(nodes, PaneKind::Nodes, v);
+    let p = ParsedPane::parse(pods, PaneKind::Pods, v);
+    Scenario::build(&[&n, &p], &options)
+}
+
+fn npm_analyze(input: serde_json::Value) -> String {
+    let options = serde_json::json!({
+        "kubernetesVersion": KubeVersion::NEWEST.to_string(),
+        "comparisonOperators": false,
+        "admission": true,
+    });
+    taintlab_js::api::analyze(&input.into(), &options.into()).expect("analyze")
+}
+
+#[test]
+fn why_prints_the_scenarios_failed_scheduling_text_and_exits_1() {
+    let o = run(&[
+        "why",
+        "web",
+        "-f",
+        "manifests/web.yaml",
+        "--nodes",
+        "nodes.json",
+    ]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let s = scenario(&fixture("nodes.json"), &fixture("manifests/web.yaml"));
+    let expected = s.message(0).expect("web fits nowhere");
+    let out = stdout(&o);
+    assert!(
+        out.contains(&format!("Warning  FailedScheduling  {expected}\n")),
+        "{out}"
+    );
+    // Per node: the first filter that rejects it, and what to change.
+    assert!(
+        out.contains("worker-1  rejected   NodeUnschedulable"),
+        "{out}"
+    );
+    assert!(out.contains("(nvidia.com/gpu=present:NoSchedule)"), "{out}");
+    assert!(out.contains("kubectl uncordon worker-1"), "{out}");
+    assert!(out.contains("- key: \"dedicated\"\n"), "{out}");
+    assert!(out.contains("value: \"db\"\n"), "{out}");
+}
+
+#[test]
+fn why_exits_0_when_the_pod_fits_and_2_for_an_unknown_pod() {
+    let args = ["-f", "manifests", "--nodes", "nodes.json"];
+    let ok = run(&[&["why", "job/trainer"][..], &args].concat());
+    assert_eq!(code(&ok), 0, "{}", stderr(&ok));
+    assert!(
+        stdout(&ok).contains("it fits 1 of 3 nodes"),
+        "{}",
+        stdout(&ok)
+    );
+    let missing = run(&[&["why", "nope"][..], &args].concat());
+    assert_eq!(code(&missing), 2);
+    assert!(stdout(&missing).is_empty());
+    assert!(
+        stderr(&missing).contains("job/ml/trainer"),
+        "{}",
+        stderr(&missing)
+    );
+}
+
+#[test]
+fn why_one_node_in_depth() {
+    let o = run(&[
+        "why",
+        "ml/trainer",
+        "-f",
+        "manifests",
+        "--nodes",
+        "nodes.json",
+        "--node",
+        "db-1",
+    ]);
+    assert_eq!(code(&o), 1);
+    let out = stdout(&o);
+    assert!(
+        out.contains("rejected by TaintToleration: node(s) had untolerated taint(s) (dedicated=db:NoSchedule)"),
+        "{out}"
+    );
+    assert!(out.contains("maintenance:PreferNoSchedule"), "{out}");
+    let gpu = run(&[
+        "why",
+        "trainer",
+        "-f",
+        "manifests",
+        "--nodes",
+        "nodes.json",
+        "--node",
+        "gpu-1",
+    ]);
+    assert_eq!(code(&gpu), 0);
+    assert!(
+        stdout(&gpu).contains("tolerated by [0]"),
+        "{}",
+        stdout(&gpu)
+    );
+}
+
+#[test]
+fn schedule_json_is_npm_analyze_for_the_same_panes() {
+    let o = run(&[
+        "schedule",
+        "-f",
+        "manifests/web.yaml",
+        "--nodes",
+        "nodes.json",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let expected = npm_analyze(serde_json::json!({
+        "nodes": fixture("nodes.json"),
+        "pods": fixture("manifests/web.yaml"),
+    }));
+    assert_eq!(compact(&stdout(&o)), compact(&expected));
+    // And the message in it is the scenario's.
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    let s = scenario(&fixture("nodes.json"), &fixture("manifests/web.yaml"));
+    assert_eq!(v["pods"][0]["schedule"]["message"], s.message(0).unwrap());
+}
+
+#[test]
+fn one_combined_text_is_npm_analyze_of_the_text() {
+    let o = run(&["schedule", "-f", "eviction.yaml", "-o", "json"]);
+    assert_eq!(code(&o), 0);
+    let expected = npm_analyze(serde_json::json!(fixture("eviction.yaml")));
+    assert_eq!(compact(&stdout(&o)), compact(&expected));
+}
+
+#[test]
+fn why_and_timeline_json_are_parts_of_npm_analyze() {
+    let analyze: serde_json::Value =
+        serde_json::from_str(&npm_analyze(serde_json::json!(fixture("eviction.yaml"))))
+            .expect("JSON");
+    let o = run(&["why", "impatient", "-f", "eviction.yaml", "-o", "json"]);
+    assert_eq!(code(&o), 0);
+    let why: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(why, analyze["pods"][1]);
+    let t = run(&["timeline", "-f", "eviction.yaml", "-o", "json"]);
+    assert_eq!(code(&t), 0);
+    let timeline: serde_json::Value = serde_json::from_str(&stdout(&t)).expect("JSON");
+    let items = timeline.as_array().expect("array");
+    assert_eq!(items.len(), 3);
+    assert_eq!(items[1]["pod"], "impatient");
+    assert_eq!(
+        items[1]["eviction"],
+        analyze["pods"][1]["nodes"][0]["eviction"]
+    );
+    assert_eq!(items[1]["eviction"]["pods"][0]["evictedAt"], 10);
+    let yaml = run(&["timeline", "-f", "eviction.yaml", "-o", "yaml"]);
+    assert_eq!(code(&yaml), 0);
+    assert!(
+        stdout(&yaml).contains("evictedAt: 600"),
+        "{}",
+        stdout(&yaml)
+    );
+}
+
+#[test]
+fn timeline_text() {
+    let o = run(&["timeline", "-f", "eviction.yaml", "--pod", "patient"]);
+    assert_eq!(code(&o), 0);
+    let out = stdout(&o);
+    assert!(out.contains("eviction scheduled for 600s"), "{out}");
+    assert!(
+        out.contains("Marking for deletion Pod default/patient"),
+        "{out}"
+    );
+    assert!(!out.contains("impatient"), "{out}");
+}
+
+#[test]
+fn standard_input_is_read_with_dash_and_when_piped() {
+    let text = fixture("mix.yaml");
+    let from_file = run(&["schedule", "-f", "mix.yaml"]);
+    let dash = run_with(&["schedule", "-f", "-"], Some(&text), &[]);
+    let piped = run_with(&["schedule"], Some(&text), &[]);
+    assert_eq!(code(&from_file), 0);
+    assert_eq!(stdout(&dash), stdout(&from_file));
+    assert_eq!(stdout(&piped), stdout(&from_file));
+    assert!(
+        stdout(&from_file).contains("blue  ✗ cordon  ✗ taint  ✓ 100"),
+        "{}",
+        stdout(&from_file)
+    );
+    // Nodes piped in, as `kubectl get nodes -o json | taintlab ...`.
+    let nodes = run_with(
+        &["why", "web", "-f", "manifests/web.yaml", "--nodes", "-"],
+        Some(&fixture("nodes.json")),
+        &[],
+    );
+    assert_eq!(code(&nodes), 1, "{}", stderr(&nodes));
+}
+
+#[test]
+fn directories_are_read_recursively_and_check_gates() {
+    let o = run(&["check", "-f", "manifests", "--nodes", "nodes.json"]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let out = stdout(&o);
+    // db.json and trainer.yaml in team/, web.yaml; README.txt is not read.
+    assert!(out.contains("ok   statefulset/shop/db"), "{out}");
+    assert!(out.contains("ok   job/ml/trainer"), "{out}");
+    assert!(
+        out.contains("manifests/web.yaml:1:1: error: deployment/shop/web fits no node: 0/3 nodes are available"),
+        "{out}"
+    );
+    assert!(
+        out.lines().last().unwrap().starts_with(
+            "taintlab check: 3 workload(s) on 3 node(s): 2 passed, 1 failed (1 fit nowhere"
+        ),
+        "{out}"
+    );
+    let good = run(&["check", "-f", "good", "--nodes", "nodes.json"]);
+    assert_eq!(code(&good), 0, "{}", stdout(&good));
+    let gh = run(&[
+        "check",
+        "-f",
+        "manifests",
+        "--nodes",
+        "nodes.json",
+        "-o",
+        "github",
+    ]);
+    assert!(
+        stdout(&gh).starts_with(
+            "::error file=manifests/web.yaml,line=1,col=1,title=taintlab check%3A deployment/shop/web (no-fit)::0/3 nodes"
+        ),
+        "{}",
+        stdout(&gh)
+    );
+    let json = run(&[
+        "check",
+        "-f",
+        "manifests",
+        "--nodes",
+        "nodes.json",
+        "-o",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&json)).expect("JSON");
+    assert_eq!(v["failed"], 1);
+    assert_eq!(v["workloads"][2]["failures"][0]["reason"], "no-fit");
+}
+
+#[test]
+fn a_broken_file_is_a_located_error_exit_2_and_nothing_on_stdout() {
+    let o = run(&["schedule", "-f", "broken.yaml"]);
+    assert_eq!(code(&o), 2);
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("broken.yaml:8:14: error: this is not valid YAML"),
+        "{err}"
+    );
+    assert!(err.contains(" 8 |      operator: Exists\n"), "{err}");
+    // In a directory of several files, the location is the broken file's own.
+    let dir = std::env::temp_dir().join(format!("taintlab-cli-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("a.yaml"), fixture("manifests/web.yaml")).unwrap();
+    std::fs::write(dir.join("sub/z.yaml"), fixture("broken.yaml")).unwrap();
+    let d = dir.to_str().unwrap();
+    let o = run(&["check", "-f", d, "--nodes", "nodes.json"]);
+    assert_eq!(code(&o), 2);
+    assert!(stdout(&o).is_empty());
+    let expected = format!("{d}/sub/z.yaml:8:14: error: ");
+    assert!(stderr(&o).starts_with(&expected), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+    // A missing file too.
+    let missing = run(&["validate", "-f", "no-such-file.yaml"]);
+    assert_eq!(code(&missing), 2);
+    assert!(stderr(&missing).contains("no-such-file.yaml: cannot read"));
+}
+
+#[test]
+fn validate_speaks_the_api_servers_words() {
+    let o = run(&["validate", "-f", "invalid.yaml"]);
+    assert_eq!(code(&o), 1);
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("invalid.yaml:6:5: error: spec.tolerations[0].effect: Unsupported value: \"NoSchedul\": supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"\n"),
+        "{out}"
+    );
+    assert!(out.contains("Pod \"bad-effect\" is invalid: ["), "{out}");
+    let ok = run(&["validate", "-f", "good"]);
+    assert_eq!(code(&ok), 0, "{}", stdout(&ok));
+}
+
+#[test]
+fn policy_run_and_check() {
+    let o = run(&[
+        "policy",
+        "run",
+        "--settings",
+        "settings.json",
+        "wildcard-request.json",
+    ]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("rejected (403): spec.tolerations[0]: wildcard toleration"),
+        "{}",
+        stdout(&o)
+    );
+    // JSON: what npm policyDecision returns for the same request and settings.
+    let j = run(&[
+        "policy",
+        "run",
+        "--settings",
+        "settings.json",
+        "wildcard-request.json",
+        "-o",
+        "json",
+    ]);
+    let request: serde_json::Value =
+        serde_json::from_str(&fixture("wildcard-request.json")).unwrap();
+    let settings: serde_json::Value = serde_json::from_str(&fixture("settings.json")).unwrap();
+    let npm =
+        taintlab_js::api::policy_decision(&request, &serde_json::json!({ "settings": settings }))
+            .expect("decision");
+    assert_eq!(compact(&stdout(&j)), compact(&npm));
+    // A plain object is wrapped in a CREATE request; default settings accept this one.
+    let pod = run(&["policy", "run", "manifests/web.yaml"]);
+    assert_eq!(code(&pod), 0, "{}{}", stdout(&pod), stderr(&pod));
+    let check = run(&[
+        "policy",
+        "check",
+        "-f",
+        "manifests",
+        "--settings",
+        "settings.json",
+    ]);
+    assert_eq!(code(&check), 0, "{}{}", stdout(&check), stderr(&check));
+    assert!(
+        stdout(&check).ends_with("3 workload(s): 3 accepted, 0 rejected\n"),
+        "{}",
+        stdout(&check)
+    );
+    let bad = run(&[
+        "policy",
+        "run",
+        "--settings",
+        "broken.yaml",
+        "wildcard-request.json",
+    ]);
+    assert_eq!(code(&bad), 2);
+}
+
+#[test]
+fn no_escape_codes_without_a_terminal_or_with_no_color() {
+    let args = ["why", "web", "-f", "manifests", "--nodes", "nodes.json"];
+    let plain = run(&args);
+    assert!(!stdout(&plain).contains('\x1b'));
+    let no_color = run_with(
+        &[&args[..], &["--color", "auto"]].concat(),
+        None,
+        &[("NO_COLOR", "1")],
+    );
+    assert!(!stdout(&no_color).contains('\x1b'));
+    assert!(!stderr(&no_color).contains('\x1b'));
+    let forced = run(&[&args[..], &["--color", "always"]].concat());
+    assert!(stdout(&forced).contains("\x1b[31m"), "{}", stdout(&forced));
+    let schedule = run(&["schedule", "-f", "mix.yaml"]);
+    assert!(!stdout(&schedule).contains('\x1b'));
+}
+
+#[test]
+fn a_matrix_wider_than_the_terminal_becomes_one_line_per_pod() {
+    let narrow = run_with(
+        &["schedule", "-f", "manifests", "--nodes", "nodes.json"],
+        None,
+        &[("COLUMNS", "30")],
+    );
+    let out = stdout(&narrow);
+    assert!(out.starts_with("3 nodes: one line per pod"), "{out}");
+    assert!(out.contains("shop/web    0/3"), "{out}");
+    let wide = run_with(
+        &[
+            "schedule",
+            "-f",
+            "manifests",
+            "--nodes",
+            "nodes.json",
+            "--wide",
+        ],
+        None,
+        &[("COLUMNS", "30")],
+    );
+    assert!(
+        stdout(&wide).starts_with("POD         gpu-1"),
+        "{}",
+        stdout(&wide)
+    );
+}
+
+#[test]
+fn completions_are_generated() {
+    for (shell, marker) in [
+        ("bash", "_taintlab()"),
+        ("zsh", "#compdef taintlab"),
+        ("fish", "complete -c taintlab"),
+    ] {
+        let o = run(&["completion", shell]);
+        assert_eq!(code(&o), 0);
+        assert!(stdout(&o).contains(marker), "{shell}: {}", stdout(&o));
+        assert!(stdout(&o).contains("schedule"), "{shell}");
+    }
+    let bad = run(&["completion", "tcsh"]);
+    assert_eq!(code(&bad), 2);
+}
+
+#[test]
+fn help_has_examples_and_exit_codes_and_a_bad_flag_exits_2() {
+    let o = run(&["why", "--help"]);
+    assert_eq!(code(&o), 0);
+    let out = stdout(&o);
+    assert!(
+        out.contains("Examples:") && out.contains("Exit codes:"),
+        "{out}"
+    );
+    let bad = run(&["schedule", "--no-such-flag"]);
+    assert_eq!(code(&bad), 2);
+    let version = run(&[
+        "schedule",
+        "-f",
+        "mix.yaml",
+        "--kubernetes-version",
+        "banana",
+    ]);
+    assert_eq!(code(&version), 2);
+    assert!(stderr(&version).contains("--kubernetes-version"));
+}
+
+#[cfg(unix)]
+#[test]
+fn it_runs_as_the_kubectl_plugin() {
+    let dir = std::env::temp_dir().join(format!("taintlab-plugin-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let link = dir.join("kubectl-taintlab");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_taintlab"), &link).unwrap();
+    let o = Command::new(&link)
+        .arg("--help")
+        .output()
+        .expect("the plugin runs");
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("Usage: kubectl taintlab <COMMAND>"),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let why = Command::new(&link)
+        .args(["why", "web", "-f", "mix.yaml"])
+        .current_dir(fixtures())
+        .output()
+        .expect("the plugin runs");
+    assert_eq!(why.status.code(), Some(2), "no pod named web in mix.yaml");
+    let blue = Command::new(&link)
+        .args(["why", "blue", "-f", "mix.yaml"])
+        .current_dir(fixtures())
+        .output()
+        .expect("the plugin runs");
+    assert_eq!(blue.status.code(), Some(0));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
