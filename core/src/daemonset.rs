@@ -1,12 +1,18 @@
 //! DaemonSet controller: the tolerations every daemon pod gets
 //! (`AddOrUpdateDaemonPodTolerations`, `pkg/controller/daemon/util`) and the taint part of
-//! `NodeShouldRunDaemonPod` (`pkg/controller/daemon/daemon_controller.go`).
+//! `NodeShouldRunDaemonPod` (`pkg/controller/daemon/daemon_controller.go`), and the
+//! per-node node affinity the controller writes into each daemon pod
+//! (`ReplaceDaemonSetPodNodeNameNodeAffinity`).
 
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::admission::add_or_update_toleration;
 use crate::helpers::{TaintFilter, find_matching_untolerated_taint};
-use crate::model::{Operator, Taint, TaintEffect, Toleration, keys};
+use crate::model::{
+    Affinity, NodeAffinity, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, Operator,
+    Taint, TaintEffect, Toleration, keys,
+};
 
 /// The tolerations the controller adds to every daemon pod template, in the order it
 /// applies them: all `Exists` without `tolerationSeconds`, so they last forever.
@@ -97,6 +103,31 @@ pub fn daemon_pod_taint_check(
     daemon_taint_check(taints, &tolerations, gate)
 }
 
+/// `ReplaceDaemonSetPodNodeNameNodeAffinity` (`pkg/controller/daemon/util`): the
+/// affinity of the daemon pod the controller creates for `node_name`. The required
+/// node affinity becomes one term, `matchFields metadata.name In [node_name]`: set when
+/// there was none, replacing every term otherwise (the controller already checked the
+/// template's terms in `NodeShouldRunDaemonPod`). Preferred terms and `nodeSelector`
+/// stay as they are.
+pub fn replace_node_name_node_affinity(affinity: Option<Affinity>, node_name: &str) -> Affinity {
+    let term = NodeSelectorTerm {
+        match_expressions: Vec::new(),
+        match_fields: alloc::vec![NodeSelectorRequirement {
+            key: String::from("metadata.name"),
+            operator: String::from("In"),
+            values: alloc::vec![String::from(node_name)],
+        }],
+    };
+    let mut affinity = affinity.unwrap_or_default();
+    let node_affinity = affinity
+        .node_affinity
+        .get_or_insert_with(NodeAffinity::default);
+    node_affinity.required_during_scheduling_ignored_during_execution = Some(NodeSelector {
+        node_selector_terms: alloc::vec![term],
+    });
+    affinity
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -105,6 +136,60 @@ mod tests {
 
     fn tol(key: &str, op: &str, value: &str, effect: &str) -> Toleration {
         Toleration::new(key, Operator::parse(op), value, TaintEffect::parse(effect))
+    }
+
+    #[test]
+    fn daemon_pod_affinity_names_its_node_and_keeps_preferred_terms() {
+        use crate::model::PreferredSchedulingTerm;
+        let fresh = replace_node_name_node_affinity(None, "n1");
+        let req = fresh
+            .node_affinity
+            .as_ref()
+            .and_then(|a| {
+                a.required_during_scheduling_ignored_during_execution
+                    .as_ref()
+            })
+            .expect("required");
+        assert_eq!(req.node_selector_terms.len(), 1);
+        assert_eq!(
+            req.node_selector_terms[0].match_fields,
+            vec![NodeSelectorRequirement::new("metadata.name", "In", &["n1"])]
+        );
+        let preferred = PreferredSchedulingTerm {
+            weight: 5,
+            preference: NodeSelectorTerm::default(),
+        };
+        let template = Affinity {
+            node_affinity: Some(NodeAffinity {
+                required_during_scheduling_ignored_during_execution: Some(NodeSelector {
+                    node_selector_terms: vec![
+                        NodeSelectorTerm {
+                            match_expressions: vec![NodeSelectorRequirement::new(
+                                "zone",
+                                "In",
+                                &["a"],
+                            )],
+                            match_fields: Vec::new(),
+                        },
+                        NodeSelectorTerm::default(),
+                    ],
+                }),
+                preferred_during_scheduling_ignored_during_execution: vec![preferred.clone()],
+            }),
+        };
+        let replaced = replace_node_name_node_affinity(Some(template), "n2");
+        let na = replaced.node_affinity.expect("node affinity");
+        let terms = na
+            .required_during_scheduling_ignored_during_execution
+            .expect("required")
+            .node_selector_terms;
+        assert_eq!(terms.len(), 1);
+        assert!(terms[0].match_expressions.is_empty());
+        assert_eq!(terms[0].match_fields[0].values, vec![String::from("n2")]);
+        assert_eq!(
+            na.preferred_during_scheduling_ignored_during_execution,
+            vec![preferred]
+        );
     }
 
     #[test]
