@@ -2,6 +2,7 @@
 //! taint` command in order, each run on its own as kubectl runs it.
 
 use taintlab_core::kubectl::command::{NodeTarget, parse_taint_command, run_kubectl_taint};
+use taintlab_core::resource::ResourceList;
 use taintlab_core::{KubeVersion, Node, Taint};
 use taintlab_input::Location;
 
@@ -32,6 +33,11 @@ pub struct NodeEntry {
     pub written_taints: Vec<(Taint, Location)>,
     /// `status.nodeInfo.kubeletVersion`, when pasted.
     pub kubelet_version: Option<String>,
+    /// `status.allocatable`; `None` when the paste does not show it (resources are
+    /// then unknown and not checked on this node).
+    pub allocatable: Option<ResourceList>,
+    /// `status.capacity`, when pasted.
+    pub capacity: Option<ResourceList>,
 }
 
 impl NodeEntry {
@@ -97,6 +103,8 @@ pub(crate) fn build(
                     origin: NodeOrigin::Object,
                     written_taints: located(&n.node.taints, &n.taint_locations, &n.location),
                     kubelet_version: n.kubelet_version.clone(),
+                    allocatable: n.allocatable.clone(),
+                    capacity: n.capacity.clone(),
                 },
             ));
         }
@@ -112,6 +120,8 @@ pub(crate) fn build(
                     origin: NodeOrigin::TaintList,
                     written_taints: located(&l.taints, &l.locations, &l.location),
                     kubelet_version: None,
+                    allocatable: None,
+                    capacity: None,
                 },
             ));
         }
@@ -145,6 +155,8 @@ pub(crate) fn build(
                             origin: NodeOrigin::Command,
                             written_taints: Vec::new(),
                             kubelet_version: None,
+                            allocatable: None,
+                            capacity: None,
                         });
                     }
                 }

@@ -32,6 +32,7 @@
 pub mod cluster;
 pub mod options;
 pub mod pane;
+pub mod placement;
 pub mod pods;
 pub mod policy;
 pub mod view;
@@ -46,6 +47,11 @@ pub use options::{
     read_tolerations,
 };
 pub use pane::{MAX_INPUT_BYTES, PaneKind, Panes, ParsedPane, parse_options, split_combined};
+pub use placement::{
+    CellScores, DaemonPod, FilterState, FilterStep, Hold, NodeResources, Placement, PlacementCell,
+    PlacementExplanation, PodScheduling, ResourceBar, UNMODELLED_FILTER_PLUGINS,
+    UNMODELLED_SCORE_PLUGINS,
+};
 pub use pods::{DroppedEntry, Origin, PodEntry, PodOrigin, TolerationEntry};
 pub use policy::{
     Envelope, PolicyAnswer, UserInfo, admission_request, admission_request_around, json_patch,
@@ -115,6 +121,10 @@ pub enum FindingKind {
     Admission,
     /// The admission configuration could not be read.
     Configuration,
+    /// Something the scheduling answer depends on: a pod the default scheduler does not
+    /// place (another `schedulerName`), a scheduling-gated pod, a node whose
+    /// allocatable is unknown while pods request resources.
+    Scheduling,
 }
 
 /// A diagnostic of the scenario, with where it is.
@@ -160,10 +170,16 @@ pub struct Scenario {
     /// Every diagnostic: the input layer's, kubectl's, validation, admission and
     /// configuration, pane by pane.
     pub findings: Vec<Finding>,
-    /// The scheduler's view of every pod (row, as in [`Scenario::pods`]) on every node
-    /// (column, as in [`Scenario::nodes`]). Pods admission rejects are scheduled too:
-    /// each pod's result depends only on itself and the nodes.
+    /// The taint filters' view of every pod (row, as in [`Scenario::pods`]) on every
+    /// node (column, as in [`Scenario::nodes`]): NodeUnschedulable and TaintToleration
+    /// only, and the TaintToleration score over the nodes that pass them. The full
+    /// answer (node affinity, ports, resources, preemption) is [`Scenario::placement`],
+    /// which [`Scenario::cell`] and [`Scenario::message`] use. Pods admission rejects are
+    /// scheduled too.
     pub result: ClusterResult<'static>,
+    /// The full filter chain of the default profile for every pod on the cluster, with
+    /// the pasted running pods as load (see [`placement`]).
+    pub placement: Placement,
 }
 
 impl Scenario {
@@ -189,10 +205,12 @@ impl Scenario {
                 })
             })
             .collect();
-        let findings = findings(panes, &commands, &pods, &config_errors);
+        let mut findings = findings(panes, &commands, &pods, &config_errors);
         let node_list: Vec<Node> = nodes.iter().map(|n| n.node.clone()).collect();
         let pod_list: Vec<Pod> = pods.iter().map(|p| p.pod.clone()).collect();
         let result = schedule(&pod_list, &node_list, semantics);
+        let placement = placement::build(&nodes, &pods, semantics);
+        findings.extend(scheduling_findings(&nodes, &pods, &placement));
         Self {
             semantics,
             nodes,
@@ -202,6 +220,7 @@ impl Scenario {
             config_errors,
             findings,
             result,
+            placement,
         }
     }
 
@@ -218,6 +237,96 @@ impl Scenario {
             .iter()
             .filter(|f| f.severity == Severity::Error)
     }
+}
+
+/// Diagnostics about what the scheduling answer cannot or does not cover.
+fn scheduling_findings(
+    nodes: &[NodeEntry],
+    pods: &[PodEntry],
+    placement: &Placement,
+) -> Vec<Finding> {
+    use taintlab_core::scheduling::placement::DEFAULT_SCHEDULER_NAME;
+    let mut out = Vec::new();
+    let warn = |pane: PaneKind, location: &Location, message: String| Finding {
+        severity: Severity::Warning,
+        kind: FindingKind::Scheduling,
+        pane: Some(pane),
+        location: location.clone(),
+        message,
+    };
+    for (p, sp) in pods.iter().zip(&placement.pods) {
+        if !sp.pod.node_name.is_empty() {
+            continue;
+        }
+        let name = sp.placement.scheduler_name.as_str();
+        if !name.is_empty() && name != DEFAULT_SCHEDULER_NAME {
+            out.push(warn(
+                p.source.pane,
+                &p.source.location,
+                format!(
+                    "{} sets schedulerName: {name}: the default scheduler does not place it, \
+                     and this answer is the default scheduler's",
+                    p.label()
+                ),
+            ));
+        } else if !sp.placement.scheduling_gates.is_empty() {
+            let gates = sp.placement.scheduling_gates.join(", ");
+            out.push(warn(
+                p.source.pane,
+                &p.source.location,
+                if placement.options.honours_scheduling_gates() {
+                    format!(
+                        "{} has scheduling gates ({gates}): the scheduler does not try to place \
+                         it until they are removed, and it gets no FailedScheduling event",
+                        p.label()
+                    )
+                } else {
+                    format!(
+                        "{} has scheduling gates ({gates}): Kubernetes {} drops \
+                         spec.schedulingGates (the PodSchedulingReadiness gate is off), so the \
+                         pod is scheduled",
+                        p.label(),
+                        placement.options.semantics.version
+                    )
+                },
+            ));
+        }
+    }
+    let requests_something = placement
+        .pods
+        .iter()
+        .zip(&placement.requests)
+        .any(|(p, r)| {
+            p.pod.node_name.is_empty()
+                && (r.milli_cpu > 0
+                    || r.memory > 0
+                    || r.ephemeral_storage > 0
+                    || !r.scalar.is_empty())
+        });
+    for (n, alloc) in nodes.iter().zip(&placement.allocatable) {
+        match alloc {
+            None if requests_something => out.push(warn(
+                n.source.pane,
+                &n.source.location,
+                format!(
+                    "node {}: status.allocatable is not in the paste, so resources are not \
+                     checked on it (a real scheduler may find it full)",
+                    n.node.name
+                ),
+            )),
+            Some(a) if !a.contains_key(taintlab_core::resource::PODS) => out.push(warn(
+                n.source.pane,
+                &n.source.location,
+                format!(
+                    "node {}: status.allocatable has no pods entry, so the scheduler allows no \
+                     pod on it (Too many pods)",
+                    n.node.name
+                ),
+            )),
+            _ => {}
+        }
+    }
+    out
 }
 
 fn findings(
@@ -289,5 +398,7 @@ fn findings(
     out
 }
 
+#[cfg(test)]
+mod placement_tests;
 #[cfg(test)]
 mod tests;

@@ -259,6 +259,26 @@ pub(crate) fn build(
     pods
 }
 
+/// The resource names a pod requests after API defaulting (a limit without a request
+/// sets the request, `SetDefaults_Pod`), as ExtendedResourceToleration reads them: a
+/// GPU written only under `limits` is requested.
+fn requested_resources(w: &Workload) -> Vec<String> {
+    let mut names = w.requested_resources();
+    for c in w.containers.iter().chain(&w.init_containers) {
+        names.extend(c.limits.keys().cloned());
+    }
+    for c in w
+        .placement
+        .containers
+        .iter()
+        .chain(&w.placement.init_containers)
+    {
+        names.extend(c.resources.requests.keys().cloned());
+        names.extend(c.resources.limits.keys().cloned());
+    }
+    names.into_iter().collect()
+}
+
 fn entry(raw: Raw<'_>, options: &Options, plugins: Option<&Plugins>) -> PodEntry {
     let Raw {
         workload,
@@ -321,9 +341,7 @@ fn entry(raw: Raw<'_>, options: &Options, plugins: Option<&Plugins>) -> PodEntry
     if let Some(pl) = plugins {
         let requested: Vec<String> = match &pl.options.requested_resources {
             Some(r) => r.clone(),
-            None => workload
-                .map(|w| w.requested_resources().into_iter().collect())
-                .unwrap_or_default(),
+            None => workload.map(requested_resources).unwrap_or_default(),
         };
         let qos = pl.options.qos_class.unwrap_or_else(|| {
             workload

@@ -197,6 +197,7 @@ pub fn summary(s: &Scenario) -> Value {
                     FindingKind::Validation => "validation".into(),
                     FindingKind::Admission => "admission".into(),
                     FindingKind::Configuration => "configuration".into(),
+                    FindingKind::Scheduling => "scheduling".into(),
                 },
                 "pane": f.pane.map(pane),
                 "location": [f.location.document, f.location.line, f.location.column, f.location.path],

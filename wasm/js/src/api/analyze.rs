@@ -212,6 +212,7 @@ fn finding(j: &mut J, f: &Finding) {
         FindingKind::Validation => "validation".into(),
         FindingKind::Admission => "admission".into(),
         FindingKind::Configuration => "configuration".into(),
+        FindingKind::Scheduling => "scheduling".into(),
     };
     j.open()
         .s(

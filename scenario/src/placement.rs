@@ -1,0 +1,676 @@
+//! Where each pod lands: core's full filter chain of the default profile
+//! ([`taintlab_core::scheduling::placement`]) run on the scenario's cluster.
+//!
+//! * The cluster is the nodes after every `kubectl taint` command, with their labels,
+//!   taints, `spec.unschedulable` and `status.allocatable` (unknown when the paste does
+//!   not show it: NodeResourcesFit is then not run on that node and
+//!   [`PlacementCell::resources_checked`] is false).
+//! * Pasted pods with `spec.nodeName` are the pods already running: unless their phase
+//!   is `Succeeded` or `Failed` they hold their requests and host ports on their node.
+//!   They bypass the scheduler themselves.
+//! * Every other pod goes through one scheduling cycle against that cluster: filters
+//!   (NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodePorts,
+//!   NodeResourcesFit), scores, the FailedScheduling message of its release and
+//!   DefaultPreemption's dry run. Pods are scheduled independently (one pod's placement
+//!   does not use up room for the next).
+//! * A DaemonSet pod is one pod per node: the controller creates a pod for a node only
+//!   when the template's `nodeSelector`, required node affinity and taints allow it
+//!   (`NodeShouldRunDaemonPod`), with the node affinity replaced by
+//!   `matchFields metadata.name In [<node>]`; each such pod is scheduled on its own.
+//! * Scheduling-gated pods are held (no cycle, no FailedScheduling event); pods naming
+//!   another `schedulerName` are not placed by the default scheduler.
+//!
+//! The scores shown are the modelled ones only: the default profile's ImageLocality,
+//! InterPodAffinity and PodTopologySpread scores are not modelled (see
+//! [`UNMODELLED_SCORE_PLUGINS`]), so the highest combined score is not necessarily the
+//! node the scheduler picks.
+
+use taintlab_core::daemonset::{daemon_pod_taint_check, replace_node_name_node_affinity};
+use taintlab_core::model::SchedulingPod;
+use taintlab_core::resource::{PODS, Resource, ResourceList, summarize};
+use taintlab_core::scheduling::explain::Explanation;
+use taintlab_core::scheduling::filter::{Code, FilterPlugin, Status};
+use taintlab_core::scheduling::placement::{
+    NodeOutcome, NodeState, Nomination, PlacementOptions, PodOutcome, PreparedPod,
+    node_states_with_allocatable, schedule_one,
+};
+use taintlab_core::scheduling::placement_cluster::{PlacementIndex, PlacementResult};
+use taintlab_core::scheduling::resources::{InsufficientResource, ResourceLine, resource_lines};
+use taintlab_core::scheduling::selector::RequiredNodeAffinity;
+use taintlab_core::{Node, Semantics};
+
+use crate::cluster::NodeEntry;
+use crate::pods::PodEntry;
+
+/// The default profile's score plugins this model does not compute. The combined score
+/// of a cell leaves them out, so it does not tell which node the scheduler picks.
+pub const UNMODELLED_SCORE_PLUGINS: [&str; 3] =
+    ["ImageLocality", "InterPodAffinity", "PodTopologySpread"];
+
+/// The default profile's filter plugins this model does not run: a real scheduler may
+/// still reject a node this model accepts when a pod uses volumes, pod (anti-)affinity,
+/// topology spread constraints or resource claims.
+pub const UNMODELLED_FILTER_PLUGINS: [&str; 8] = [
+    "NodeVolumeLimits",
+    "EBSLimits",
+    "GCEPDLimits",
+    "AzureDiskLimits",
+    "VolumeBinding",
+    "VolumeZone",
+    "PodTopologySpread",
+    "InterPodAffinity",
+];
+
+/// One daemon pod of a DaemonSet row: the pod the controller creates for one node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DaemonPod {
+    /// The node it is for (index into [`crate::Scenario::nodes`]).
+    pub node: usize,
+    /// What happens to it.
+    pub outcome: PodOutcome,
+    /// Its outcome on its own node.
+    pub cell: NodeOutcome,
+}
+
+/// The placement of every pod of a scenario.
+#[derive(Clone, Debug)]
+pub struct Placement {
+    /// Release, gates and whether DynamicResources is in the profile.
+    pub options: PlacementOptions,
+    /// Each scenario pod as the scheduler sees it (row as in [`crate::Scenario::pods`]):
+    /// final tolerations and the placement fields of its object (for a DaemonSet, its
+    /// template).
+    pub pods: Vec<SchedulingPod>,
+    /// What each pod requests (`PodRequests` of this release), row as in
+    /// [`crate::Scenario::pods`].
+    pub requests: Vec<Resource>,
+    /// What is running on each node (column as in [`crate::Scenario::nodes`]).
+    pub states: Vec<NodeState>,
+    /// Each node's `status.allocatable`; `None` when unknown.
+    pub allocatable: Vec<Option<ResourceList>>,
+    /// Number of running pods on each node (pasted pods with `spec.nodeName` naming
+    /// it, phase neither `Succeeded` nor `Failed`).
+    pub running: Vec<usize>,
+    /// The resources that matter to the pasted pods: `pods`, then every resource some
+    /// pod requests (cpu, memory, ephemeral-storage, then extended resources by name).
+    pub resources: Vec<String>,
+    /// Core's result for every pod (DaemonSet rows are overridden by their daemon pods).
+    pub result: PlacementResult,
+    daemon: Vec<Option<Vec<DaemonPod>>>,
+}
+
+/// Why the scheduler does not evaluate a cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Hold {
+    /// The pod has `spec.nodeName`: it is bound and bypasses the scheduler.
+    Bound,
+    /// `spec.schedulingGates` holds the pod: no cycle, no FailedScheduling event.
+    Gated,
+    /// `spec.schedulerName` names another scheduler.
+    OtherScheduler,
+    /// The cycle ended with an error before any node was filtered (or a panic).
+    SchedulerError,
+    /// A DaemonSet pod: the controller creates no pod for this node (its
+    /// `nodeSelector`, required node affinity or an untolerated NoSchedule/NoExecute
+    /// taint rules the node out).
+    NoDaemonPod,
+}
+
+impl Hold {
+    /// A stable kebab-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Bound => "bound",
+            Self::Gated => "gated",
+            Self::OtherScheduler => "other-scheduler",
+            Self::SchedulerError => "scheduler-error",
+            Self::NoDaemonPod => "no-daemon-pod",
+        }
+    }
+}
+
+/// The modelled scores of a feasible node: normalized per plugin (0..=100), unweighted,
+/// and their weighted sum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CellScores {
+    /// TaintToleration (weight 3).
+    pub taint_toleration: i64,
+    /// NodeAffinity's preferred terms (weight 2).
+    pub node_affinity: i64,
+    /// NodeResourcesFit, LeastAllocated (weight 1); `None` when the node's allocatable
+    /// is unknown.
+    pub node_resources_fit: Option<i64>,
+    /// NodeResourcesBalancedAllocation (weight 1); `None` when the allocatable is
+    /// unknown or the plugin skips the pod.
+    pub balanced_allocation: Option<i64>,
+    /// TaintToleration × 3 + NodeAffinity × 2 + NodeResourcesFit + BalancedAllocation
+    /// (see [`UNMODELLED_SCORE_PLUGINS`] for what it leaves out).
+    pub combined: i64,
+}
+
+/// One pod on one node, as the full filter chain sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlacementCell {
+    /// Core's outcome for this node.
+    pub outcome: NodeOutcome,
+    /// The first plugin that rejected the node.
+    pub rejected_by: Option<FilterPlugin>,
+    /// Every plugin that rejected it, in profile order (one from 1.27; 1.25 – 1.26 run
+    /// every filter).
+    pub rejected_by_all: Vec<FilterPlugin>,
+    /// The status code of the rejection (Unschedulable: preemption may help).
+    pub code: Option<Code>,
+    /// The node's reasons as counted in the FailedScheduling histogram. For a node
+    /// outside NodeAffinity's PreFilter result or rejected by the PreFilter, the status
+    /// this release gives it (none before 1.30).
+    pub reasons: Vec<String>,
+    /// Scores on a feasible node.
+    pub scores: Option<CellScores>,
+    /// False when the node's `status.allocatable` is unknown: NodeResourcesFit was not
+    /// run on it, and a real scheduler may still find it full.
+    pub resources_checked: bool,
+    /// For a node NodeResourcesFit rejected: every resource that falls short, with the
+    /// arithmetic ([`InsufficientResource::shortfall`] is by how much).
+    pub insufficient: Vec<InsufficientResource>,
+    /// Why the scheduler does not evaluate this cell, when it does not.
+    pub hold: Option<Hold>,
+}
+
+/// How a filter plugin fared on a node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FilterState {
+    /// It ran and passed.
+    Passed,
+    /// It ran and rejected the node with this status.
+    Failed(Status),
+    /// It did not run: an earlier plugin failed (from 1.27 the framework stops at the
+    /// first failure), or the node never reached the filters.
+    NotEvaluated,
+    /// NodeResourcesFit on a node whose allocatable is unknown: not checked.
+    NotChecked,
+}
+
+/// One filter plugin in the profile's order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FilterStep {
+    /// The plugin.
+    pub plugin: FilterPlugin,
+    /// What it said.
+    pub state: FilterState,
+}
+
+/// Why one pod does or does not land on one node, with every filter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlacementExplanation {
+    /// The cell.
+    pub cell: PlacementCell,
+    /// Every modelled filter in the default profile's order.
+    pub filters: Vec<FilterStep>,
+    /// The NodeResourcesFit arithmetic for every resource the pod requests (plus the
+    /// pod count); `None` when the node's allocatable is unknown.
+    pub resources: Option<Vec<ResourceLine>>,
+    /// The taint-by-taint view (which toleration covered which taint).
+    pub taints: Explanation,
+}
+
+/// What happens to one pod.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PodScheduling {
+    /// Core's outcome. For a DaemonSet row: the first daemon pod that fits nowhere, or
+    /// else `Feasible` with the number of daemon pods that fit their node.
+    pub outcome: PodOutcome,
+    /// The FailedScheduling message (the pod condition's full text), when it gets one.
+    pub message: Option<String>,
+    /// The node DefaultPreemption nominates and the pods it would evict, when
+    /// preemption helps.
+    pub nomination: Option<Nomination>,
+    /// The PostFilter part of the message from `preemption: ` on (the histogram of why
+    /// preemption does not help, or `not eligible due to preemptionPolicy=Never.`).
+    pub preemption: Option<String>,
+    /// For a DaemonSet row, the daemon pods the controller creates, one per node.
+    pub daemon: Vec<DaemonPod>,
+}
+
+/// One resource on one node, for a requested/allocatable bar.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ResourceBar {
+    /// The resource (`pods`, `cpu`, `memory`, `nvidia.com/gpu`, …).
+    pub resource: String,
+    /// What the node's running pods request (milli-cores for cpu, bytes for memory,
+    /// pods for `pods`).
+    pub requested: i64,
+    /// `status.allocatable` in the same unit.
+    pub allocatable: i64,
+}
+
+/// What one node holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeResources {
+    /// False when the node's `status.allocatable` is unknown (resources are then not
+    /// checked on it and [`NodeResources::bars`] is empty).
+    pub allocatable_known: bool,
+    /// One bar per resource in [`Placement::resources`].
+    pub bars: Vec<ResourceBar>,
+    /// Number of running pods counted on the node.
+    pub running_pods: usize,
+}
+
+/// Builds the placement of `pods` on `nodes`.
+pub(crate) fn build(nodes: &[NodeEntry], pods: &[PodEntry], semantics: Semantics) -> Placement {
+    let options = PlacementOptions::new(semantics);
+    let version = semantics.version;
+    let node_list: Vec<Node> = nodes.iter().map(|n| n.node.clone()).collect();
+    let allocatable: Vec<Option<ResourceList>> =
+        nodes.iter().map(|n| n.allocatable.clone()).collect();
+    let scheduling: Vec<SchedulingPod> = pods.iter().map(scheduling_pod).collect();
+    let requests: Vec<Resource> = scheduling
+        .iter()
+        .map(|p| summarize(p.placement.spec_resources(), version).request)
+        .collect();
+    let bound: Vec<SchedulingPod> = scheduling
+        .iter()
+        .filter(|p| !p.pod.node_name.is_empty())
+        .cloned()
+        .collect();
+    let mut running = vec![0usize; node_list.len()];
+    for b in bound.iter().filter(|b| !b.placement.is_terminal()) {
+        if let Some(i) = node_list.iter().position(|n| n.name == b.pod.node_name) {
+            running[i] += 1;
+        }
+    }
+    let states = node_states_with_allocatable(&node_list, &allocatable, &bound, options);
+    // DaemonSet rows are scheduled per node below; in the batch they would read as one
+    // pod without the controller's affinity.
+    let batch: Vec<SchedulingPod> = pods
+        .iter()
+        .zip(&scheduling)
+        .map(|(e, p)| {
+            if e.daemon && p.pod.node_name.is_empty() {
+                SchedulingPod::default()
+            } else {
+                p.clone()
+            }
+        })
+        .collect();
+    let index = PlacementIndex::with_states(
+        &node_list,
+        states.clone(),
+        taintlab_core::scheduling::placement_cluster::GroupingKeys::of(&batch, options),
+        options,
+    );
+    let result = index.schedule(&batch);
+    let gate = semantics.comparison_operators_enabled();
+    let daemon = pods
+        .iter()
+        .zip(&scheduling)
+        .map(|(e, p)| {
+            if !e.daemon || !p.pod.node_name.is_empty() {
+                return None;
+            }
+            let required = RequiredNodeAffinity::of(&p.placement);
+            let host_network = e.workload.as_ref().is_some_and(|w| w.host_network);
+            let mut out = Vec::new();
+            for (i, node) in node_list.iter().enumerate() {
+                // `NodeShouldRunDaemonPod`: the template's node affinity and taints. The
+                // tolerations already include the controller's.
+                let taints =
+                    daemon_pod_taint_check(&node.taints, &p.pod.tolerations, host_network, gate);
+                if !required.matches_node(node) || !taints.should_run {
+                    continue;
+                }
+                let mut pod = p.clone();
+                pod.placement.affinity = Some(replace_node_name_node_affinity(
+                    pod.placement.affinity.take(),
+                    &node.name,
+                ));
+                let r = schedule_one(&pod, &node_list, &states, options);
+                out.push(DaemonPod {
+                    node: i,
+                    cell: r.nodes.get(i).cloned().unwrap_or(NodeOutcome::NotEvaluated),
+                    outcome: r.outcome,
+                });
+            }
+            Some(out)
+        })
+        .collect();
+    let mut resources: Vec<String> = Vec::new();
+    let mut add = |name: &str| {
+        if !resources.iter().any(|r| r == name) {
+            resources.push(name.to_string());
+        }
+    };
+    add(PODS);
+    for (name, any) in [
+        ("cpu", requests.iter().any(|r| r.milli_cpu > 0)),
+        ("memory", requests.iter().any(|r| r.memory > 0)),
+        (
+            "ephemeral-storage",
+            requests.iter().any(|r| r.ephemeral_storage > 0),
+        ),
+    ] {
+        if any {
+            add(name);
+        }
+    }
+    let mut scalars: Vec<&String> = requests
+        .iter()
+        .flat_map(|r| r.scalar.iter().filter(|(_, v)| **v > 0).map(|(k, _)| k))
+        .collect();
+    scalars.sort();
+    scalars.dedup();
+    for s in scalars {
+        add(s);
+    }
+    Placement {
+        options,
+        pods: scheduling,
+        requests,
+        states,
+        allocatable,
+        running,
+        resources,
+        result,
+        daemon,
+    }
+}
+
+/// The pod as the scheduler sees it: final tolerations and its object's placement
+/// fields (`spec.priority` from the object when the placement has none).
+fn scheduling_pod(e: &PodEntry) -> SchedulingPod {
+    let mut placement = e
+        .workload
+        .as_ref()
+        .map(|w| w.placement.clone())
+        .unwrap_or_default();
+    if placement.priority == 0
+        && let Some(p) = e.workload.as_ref().and_then(|w| w.priority)
+    {
+        placement.priority = p;
+    }
+    SchedulingPod {
+        pod: e.pod.clone(),
+        placement,
+    }
+}
+
+fn hold_of(outcome: &PodOutcome) -> Option<Hold> {
+    match outcome {
+        PodOutcome::Bypassed => Some(Hold::Bound),
+        PodOutcome::Gated => Some(Hold::Gated),
+        PodOutcome::OtherScheduler => Some(Hold::OtherScheduler),
+        PodOutcome::SchedulerError { .. } | PodOutcome::SchedulerPanic { .. } => {
+            Some(Hold::SchedulerError)
+        }
+        PodOutcome::Feasible { .. }
+        | PodOutcome::Unschedulable { .. }
+        | PodOutcome::PreScoreError => None,
+    }
+}
+
+impl Placement {
+    /// The daemon pods of a DaemonSet row (`None` for other rows).
+    pub fn daemon_pods(&self, p: usize) -> Option<&[DaemonPod]> {
+        self.daemon.get(p)?.as_deref()
+    }
+
+    /// The pod's outcome and its outcome on node `n`, with the daemon pod for `n` in
+    /// a DaemonSet row (`None` there when the controller creates no pod for `n`).
+    fn pair(&self, p: usize, n: usize) -> Option<Option<(&PodOutcome, &NodeOutcome)>> {
+        match self.daemon.get(p)? {
+            Some(d) => Some(
+                d.iter()
+                    .find(|d| d.node == n)
+                    .map(|d| (&d.outcome, &d.cell)),
+            ),
+            None => Some(Some((self.result.outcome(p)?, self.result.cell(p, n)?))),
+        }
+    }
+
+    /// The pod the scheduler runs on node `node`: the daemon pod for it in a DaemonSet
+    /// row.
+    fn pod_for(&self, p: usize, node: &str) -> Option<SchedulingPod> {
+        let mut pod = self.pods.get(p)?.clone();
+        if self.daemon.get(p)?.is_some() {
+            pod.placement.affinity = Some(replace_node_name_node_affinity(
+                pod.placement.affinity.take(),
+                node,
+            ));
+        }
+        Some(pod)
+    }
+
+    /// The FailedScheduling message of pod `p` (for a DaemonSet row, of its first
+    /// daemon pod that fits nowhere).
+    pub fn message(&self, p: usize) -> Option<&str> {
+        match self.daemon.get(p)? {
+            Some(d) => d.iter().find_map(|d| d.outcome.message()),
+            None => self.result.message(p),
+        }
+    }
+}
+
+impl crate::Scenario {
+    /// Pod `p` on node `n` through the full filter chain (indices into
+    /// [`crate::Scenario::pods`] and [`crate::Scenario::nodes`]).
+    pub fn placement_cell(&self, p: usize, n: usize) -> Option<PlacementCell> {
+        let node = self.nodes.get(n)?;
+        let pl = &self.placement;
+        let resources_checked = pl.allocatable.get(n)?.is_some();
+        let Some((outcome, cell)) = pl.pair(p, n)? else {
+            return Some(PlacementCell {
+                outcome: NodeOutcome::NotEvaluated,
+                rejected_by: None,
+                rejected_by_all: Vec::new(),
+                code: None,
+                reasons: Vec::new(),
+                scores: None,
+                resources_checked,
+                insufficient: Vec::new(),
+                hold: Some(Hold::NoDaemonPod),
+            });
+        };
+        let mut out = PlacementCell {
+            outcome: cell.clone(),
+            rejected_by: cell.rejected_by(),
+            rejected_by_all: Vec::new(),
+            code: None,
+            reasons: Vec::new(),
+            scores: None,
+            resources_checked,
+            insufficient: Vec::new(),
+            hold: hold_of(outcome),
+        };
+        match cell {
+            NodeOutcome::Feasible {
+                taint_toleration,
+                node_affinity,
+                node_resources_fit,
+                balanced_allocation,
+            } => {
+                out.scores = Some(CellScores {
+                    taint_toleration: *taint_toleration,
+                    node_affinity: *node_affinity,
+                    node_resources_fit: *node_resources_fit,
+                    balanced_allocation: *balanced_allocation,
+                    combined: cell.combined_score().unwrap_or(0),
+                });
+            }
+            NodeOutcome::Rejected { plugins, status } => {
+                out.rejected_by_all.clone_from(plugins);
+                out.code = Some(status.code);
+                out.reasons.clone_from(&status.reasons);
+                if plugins.contains(&FilterPlugin::NodeResourcesFit)
+                    && let Some(pod) = pl.pod_for(p, &node.node.name)
+                    && let Some(state) = pl.states.get(n)
+                {
+                    let prep = PreparedPod::new(&pod, pl.options);
+                    out.insufficient = prep.insufficient(state).unwrap_or_default();
+                }
+            }
+            NodeOutcome::FilteredOutByPreFilter => {
+                let minor = self.semantics.version.minor;
+                if minor == 30 {
+                    out.reasons = vec![
+                        taintlab_core::scheduling::placement::FILTERED_OUT_BY_PRE_FILTER_REASON
+                            .to_string(),
+                    ];
+                    out.code = Some(Code::UnschedulableAndUnresolvable);
+                } else if minor > 30 {
+                    out.reasons =
+                        vec![taintlab_core::scheduling::placement::absent_node_reason(&[
+                            "NodeAffinity",
+                        ])];
+                    out.code = Some(Code::UnschedulableAndUnresolvable);
+                }
+            }
+            NodeOutcome::PreFilterRejected => {
+                out.code = Some(Code::UnschedulableAndUnresolvable);
+                out.reasons = vec![
+                    taintlab_core::scheduling::placement::NODE_AFFINITY_CONFLICT_REASON.to_string(),
+                ];
+            }
+            NodeOutcome::NotEvaluated => {}
+        }
+        Some(out)
+    }
+
+    /// Why pod `p` does or does not land on node `n`: every filter in order (the first
+    /// failing one, the ones after it "not evaluated" from 1.27), the resource
+    /// arithmetic, the scores and the taint-by-taint view.
+    pub fn explain_placement(&self, p: usize, n: usize) -> Option<PlacementExplanation> {
+        let cell = self.placement_cell(p, n)?;
+        let node = self.nodes.get(n)?;
+        let pl = &self.placement;
+        let taints =
+            taintlab_core::scheduling::explain(&self.pods.get(p)?.pod, &node.node, self.semantics);
+        let not_evaluated = || {
+            FilterPlugin::DEFAULT_ORDER
+                .iter()
+                .map(|&plugin| FilterStep {
+                    plugin,
+                    state: FilterState::NotEvaluated,
+                })
+                .collect::<Vec<_>>()
+        };
+        let state = pl.states.get(n)?;
+        let pod = pl.pod_for(p, &node.node.name)?;
+        let prep = PreparedPod::new(&pod, pl.options);
+        let resources = state
+            .usage
+            .as_ref()
+            .map(|u| resource_lines(&prep.resources.request, u));
+        let filters = match &cell.outcome {
+            NodeOutcome::Feasible { .. } | NodeOutcome::Rejected { .. } => {
+                let failed = prep.filter(&node.node, &state.used_ports, state.usage.as_ref());
+                let stops = pl.options.stops_at_first_failure();
+                let mut stopped = false;
+                FilterPlugin::DEFAULT_ORDER
+                    .iter()
+                    .map(|&plugin| {
+                        let state = if stopped {
+                            FilterState::NotEvaluated
+                        } else if let Some((_, s)) = failed.iter().find(|(q, _)| *q == plugin) {
+                            stopped = stops;
+                            FilterState::Failed(s.clone())
+                        } else if plugin == FilterPlugin::NodeResourcesFit && state.usage.is_none()
+                        {
+                            FilterState::NotChecked
+                        } else {
+                            FilterState::Passed
+                        };
+                        FilterStep { plugin, state }
+                    })
+                    .collect()
+            }
+            _ => not_evaluated(),
+        };
+        Some(PlacementExplanation {
+            cell,
+            filters,
+            resources,
+            taints,
+        })
+    }
+
+    /// What happens to pod `p`: its outcome, FailedScheduling message and preemption.
+    pub fn pod_scheduling(&self, p: usize) -> Option<PodScheduling> {
+        let pl = &self.placement;
+        let daemon = pl.daemon.get(p)?;
+        let outcome = match daemon {
+            Some(d) => d
+                .iter()
+                .find(|d| d.outcome.message().is_some())
+                .map(|d| d.outcome.clone())
+                .unwrap_or(PodOutcome::Feasible {
+                    nodes: d
+                        .iter()
+                        .filter(|d| matches!(d.outcome, PodOutcome::Feasible { .. }))
+                        .count(),
+                }),
+            None => pl.result.outcome(p)?.clone(),
+        };
+        let message = outcome.message().map(str::to_string);
+        let nomination = match &outcome {
+            PodOutcome::Unschedulable { nomination, .. } => nomination.clone(),
+            _ => None,
+        };
+        let preemption = message.as_deref().and_then(|m| {
+            m.find(taintlab_core::scheduling::fit_error::PREEMPTION_PREFIX)
+                .map(|i| m[i..].to_string())
+        });
+        Some(PodScheduling {
+            outcome,
+            message,
+            nomination,
+            preemption,
+            daemon: daemon.clone().unwrap_or_default(),
+        })
+    }
+
+    /// The requested/allocatable bars of node `n` for the resources that matter to the
+    /// pasted pods ([`Placement::resources`]).
+    pub fn node_resources(&self, n: usize) -> Option<NodeResources> {
+        let pl = &self.placement;
+        let state = pl.states.get(n)?;
+        let running_pods = pl.running.get(n).copied().unwrap_or(0);
+        let Some(u) = &state.usage else {
+            return Some(NodeResources {
+                allocatable_known: false,
+                bars: Vec::new(),
+                running_pods,
+            });
+        };
+        let bars = pl
+            .resources
+            .iter()
+            .map(|r| {
+                let (requested, allocatable) = if r == PODS {
+                    (u.pods, u.allocatable.allowed_pod_number)
+                } else {
+                    (u.requested.get(r), u.allocatable.get(r))
+                };
+                ResourceBar {
+                    resource: r.clone(),
+                    requested,
+                    allocatable,
+                }
+            })
+            .collect();
+        Some(NodeResources {
+            allocatable_known: true,
+            bars,
+            running_pods,
+        })
+    }
+
+    /// Number of nodes pod `p` fits (for a DaemonSet row, the number of daemon pods
+    /// that fit their node); `None` when the pod is not scheduled (bound, gated,
+    /// another scheduler, an error).
+    pub fn feasible_nodes(&self, p: usize) -> Option<usize> {
+        match self.pod_scheduling(p)?.outcome {
+            PodOutcome::Feasible { nodes } => Some(nodes),
+            PodOutcome::Unschedulable { .. } => Some(0),
+            _ => None,
+        }
+    }
+}
