@@ -210,7 +210,8 @@ impl Scenario {
         let pod_list: Vec<Pod> = pods.iter().map(|p| p.pod.clone()).collect();
         let result = schedule(&pod_list, &node_list, semantics);
         let placement = placement::build(&nodes, &pods, semantics);
-        findings.extend(scheduling_findings(&nodes, &pods, &placement));
+        let more = scheduling_findings(&nodes, &pods, &placement, &findings);
+        findings.extend(more);
         Self {
             semantics,
             nodes,
@@ -244,6 +245,7 @@ fn scheduling_findings(
     nodes: &[NodeEntry],
     pods: &[PodEntry],
     placement: &Placement,
+    earlier: &[Finding],
 ) -> Vec<Finding> {
     use taintlab_core::scheduling::placement::DEFAULT_SCHEDULER_NAME;
     let mut out = Vec::new();
@@ -259,7 +261,18 @@ fn scheduling_findings(
             continue;
         }
         let name = sp.placement.scheduler_name.as_str();
+        // The input layer already says so where it reads the field.
+        let said = || {
+            earlier.iter().any(|f| {
+                f.kind == FindingKind::Input(Code::NotModelled)
+                    && f.pane == Some(p.source.pane)
+                    && f.message.contains(&format!("schedulerName \"{name}\""))
+            })
+        };
         if !name.is_empty() && name != DEFAULT_SCHEDULER_NAME {
+            if said() {
+                continue;
+            }
             out.push(warn(
                 p.source.pane,
                 &p.source.location,

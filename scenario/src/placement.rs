@@ -273,9 +273,17 @@ pub(crate) fn build(nodes: &[NodeEntry], pods: &[PodEntry], semantics: Semantics
         .cloned()
         .collect();
     let mut running = vec![0usize; node_list.len()];
+    let by_name: std::collections::HashMap<&str, usize> = node_list
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.name.as_str(), i))
+        .collect();
     for b in bound.iter().filter(|b| !b.placement.is_terminal()) {
-        if let Some(i) = node_list.iter().position(|n| n.name == b.pod.node_name) {
-            running[i] += 1;
+        if let Some(c) = by_name
+            .get(b.pod.node_name.as_str())
+            .and_then(|&i| running.get_mut(i))
+        {
+            *c += 1;
         }
     }
     let states = node_states_with_allocatable(&node_list, &allocatable, &bound, options);
@@ -323,11 +331,26 @@ pub(crate) fn build(nodes: &[NodeEntry], pods: &[PodEntry], semantics: Semantics
                     pod.placement.affinity.take(),
                     &node.name,
                 ));
-                let r = schedule_one(&pod, &node_list, &states, options);
+                // The pod can only land on its node: when it fits there, the cycle on
+                // that node alone gives the same outcome and scores (only feasible nodes
+                // are scored); the whole cluster is needed for the message otherwise.
+                let alone = schedule_one(
+                    &pod,
+                    std::slice::from_ref(node),
+                    states.get(i..=i).unwrap_or_default(),
+                    options,
+                );
+                let (outcome, cell) = if matches!(alone.outcome, PodOutcome::Feasible { .. }) {
+                    (alone.outcome, alone.nodes.into_iter().next())
+                } else {
+                    let r = schedule_one(&pod, &node_list, &states, options);
+                    let cell = r.nodes.get(i).cloned();
+                    (r.outcome, cell)
+                };
                 out.push(DaemonPod {
                     node: i,
-                    cell: r.nodes.get(i).cloned().unwrap_or(NodeOutcome::NotEvaluated),
-                    outcome: r.outcome,
+                    cell: cell.unwrap_or(NodeOutcome::NotEvaluated),
+                    outcome,
                 });
             }
             Some(out)

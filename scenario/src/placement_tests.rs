@@ -500,10 +500,17 @@ fn gated_pods_wait_and_other_schedulers_are_not_ours() {
         .iter()
         .filter(|f| f.kind == FindingKind::Scheduling)
         .collect();
-    assert_eq!(scheduling.len(), 2, "{scheduling:?}");
+    assert_eq!(scheduling.len(), 1, "{scheduling:?}");
     assert!(scheduling[0].message.contains("example.com/quota"));
-    assert!(scheduling[1].message.contains("my-scheduler"));
-    assert_eq!(scheduling[1].location.line, 7);
+    assert_eq!(scheduling[0].location.line, 1);
+    // The other scheduler is said once, by the input layer where it reads the field.
+    let custom: Vec<&Finding> = s
+        .findings
+        .iter()
+        .filter(|f| f.message.contains("my-scheduler"))
+        .collect();
+    assert_eq!(custom.len(), 1, "{custom:?}");
+    assert_eq!(custom[0].location.line, 11);
     // 1.26 drops the gates: the pod is scheduled (and the taint blocks it).
     let mut o = options();
     o.semantics = Semantics::at(KubeVersion::new(26, 0));
@@ -534,6 +541,45 @@ fn daemon_pods_run_where_the_controller_creates_them() {
     assert_eq!(s.cell(0, 2).and_then(|c| c.hold), Some(Hold::NoDaemonPod));
     assert_eq!(s.message(0), None);
     assert_eq!(s.feasible_nodes(0), Some(1));
+    // The shortcut for a daemon pod that fits its node agrees with the whole cycle.
+    let mut pod = s.placement.pods[0].clone();
+    pod.placement.affinity = Some(taintlab_core::daemonset::replace_node_name_node_affinity(
+        None, "linux-1",
+    ));
+    let nodes_only: Vec<taintlab_core::Node> = s.nodes.iter().map(|n| n.node.clone()).collect();
+    let whole = taintlab_core::scheduling::placement::schedule_one(
+        &pod,
+        &nodes_only,
+        &s.placement.states,
+        s.placement.options,
+    );
+    assert_eq!(whole.outcome, daemon[0].outcome);
+    assert_eq!(whole.nodes[0], daemon[0].cell);
+    // A daemon pod that does not fit its node gets the whole cluster's message: the
+    // other nodes are outside its PreFilter result.
+    let mut small = nodes.clone();
+    for n in ["linux-1", "win-1", "linux-2"] {
+        allocatable(&mut small, n, &[("cpu", "1"), ("pods", "110")]);
+    }
+    let mut big = pods.clone();
+    set(&mut big, "agent", |p| {
+        p.containers = requesting(&[("cpu", "2")])
+    });
+    let s = build(&small, &big, &options());
+    assert_eq!(
+        s.message(0),
+        Some(
+            "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't satisfy plugin(s) \
+             [NodeAffinity]. no new claims to deallocate, preemption: 0/3 nodes are available: \
+             1 No preemption victims found for incoming pod, 2 Preemption is not helpful for \
+             scheduling."
+        )
+    );
+    assert_eq!(s.feasible_nodes(0), Some(0));
+    assert_eq!(
+        s.placement_cell(0, 0).map(|c| c.insufficient.len()),
+        Some(1)
+    );
     // The daemon tolerations cover the cordon: with the taint gone, linux-2 gets one.
     let nodes = pane(
         "apiVersion: v1\nkind: Node\nmetadata:\n  name: linux-2\n  labels: {kubernetes.io/os: linux}\nspec:\n  unschedulable: true\n",
@@ -577,4 +623,71 @@ fn unknown_allocatable_is_said_when_pods_request_resources() {
     assert!(a.scores.is_some() && !a.resources_checked);
     assert_eq!(a.scores.and_then(|s| s.node_resources_fit), None);
     assert!(!s.node_resources(0).expect("node").allocatable_known);
+}
+
+#[test]
+fn pasted_yaml_alone_gives_the_clusters_answers() {
+    // Issue 12's example, nothing set by hand: the input layer reads the selectors.
+    let s = build(
+        &pane(ISSUE_NODES, PaneKind::Nodes),
+        &pane(ISSUE_PODS, PaneKind::Pods),
+        &options(),
+    );
+    assert_eq!(s.cell(0, 0).map(|c| c.kind), Some(CellKind::Schedulable));
+    assert_eq!(s.cell(0, 1).map(|c| c.kind), Some(CellKind::Blocked));
+    assert_eq!(
+        s.message(1),
+        Some(
+            "0/2 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, \
+             1 node(s) had untolerated taint(s). no new claims to deallocate, preemption: \
+             0/2 nodes are available: 2 Preemption is not helpful for scheduling."
+        )
+    );
+    // The mixed event from a pasted cluster: allocatable, running pods and requests read.
+    let text = "apiVersion: v1\nkind: NodeList\nitems:\n- kind: Node\n  metadata: {name: tainted}\n  spec:\n    taints: [{key: dedicated, value: infra, effect: NoSchedule}]\n  status:\n    allocatable: {cpu: '4', memory: 8Gi, pods: '110'}\n- kind: Node\n  metadata: {name: small-1}\n  status:\n    allocatable: {cpu: '1', memory: 4Gi, pods: '110'}\n- kind: Node\n  metadata: {name: small-2}\n  status:\n    allocatable: {cpu: '1', memory: 4Gi, pods: '110'}\n---\napiVersion: v1\nkind: PodList\nitems:\n- kind: Pod\n  metadata: {name: busy-1, namespace: batch}\n  spec:\n    nodeName: small-1\n    containers: [{name: c, image: x, resources: {requests: {cpu: 900m}}}]\n  status: {phase: Running}\n- kind: Pod\n  metadata: {name: busy-2, namespace: batch}\n  spec:\n    nodeName: small-2\n    containers: [{name: c, image: x, resources: {requests: {cpu: 900m}}}]\n  status: {phase: Running}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers: [{name: c, image: nginx, resources: {requests: {cpu: 500m}}}]\n";
+    let s = Scenario::from_text(text, &options());
+    assert_eq!(s.nodes.len(), 3, "{:?}", s.findings);
+    assert_eq!(s.pods.len(), 3, "{:?}", s.findings);
+    assert_eq!(
+        s.message(2),
+        Some(
+            "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu. \
+             no new claims to deallocate, preemption: 0/3 nodes are available: 1 Preemption \
+             is not helpful for scheduling, 2 No preemption victims found for incoming pod."
+        ),
+        "{:?}",
+        s.findings
+    );
+    let bars = s.node_resources(1).expect("node");
+    assert!(bars.allocatable_known);
+    assert_eq!(
+        bars.bars
+            .iter()
+            .map(|b| (b.resource.as_str(), b.requested, b.allocatable))
+            .collect::<Vec<_>>(),
+        vec![("pods", 1, 110), ("cpu", 900, 1000)]
+    );
+    // GPUs written under limits only: ExtendedResourceToleration and NodeResourcesFit
+    // both see the request.
+    let gpu = "apiVersion: v1\nkind: Node\nmetadata: {name: gpu-1}\nspec:\n  taints: [{key: nvidia.com/gpu, value: present, effect: NoSchedule}]\nstatus:\n  allocatable: {cpu: '8', memory: 32Gi, pods: '110', nvidia.com/gpu: '1'}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: trainer}\nspec:\n  containers: [{name: c, image: cuda, resources: {limits: {nvidia.com/gpu: 1}}}]\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: second}\nspec:\n  nodeName: gpu-1\n  containers: [{name: c, image: cuda, resources: {limits: {nvidia.com/gpu: 1}}}]\n";
+    let mut o = options();
+    if let Some(a) = o.admission.as_mut() {
+        a.extended_resource_toleration = true;
+    }
+    let s = Scenario::from_text(gpu, &o);
+    assert_eq!(
+        s.message(0),
+        Some(
+            "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. no new claims to \
+             deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found \
+             for incoming pod."
+        )
+    );
+    let without_second = gpu
+        .split("---\napiVersion: v1\nkind: Pod\nmetadata: {name: second}")
+        .next()
+        .unwrap_or_default();
+    let s = Scenario::from_text(without_second, &o);
+    assert_eq!(s.message(0), None);
+    assert_eq!(s.cell(0, 0).map(|c| c.kind), Some(CellKind::Schedulable));
 }
