@@ -276,7 +276,7 @@ fn standard_input_is_read_with_dash_and_when_piped() {
     assert_eq!(stdout(&dash), stdout(&from_file));
     assert_eq!(stdout(&piped), stdout(&from_file));
     assert!(
-        stdout(&from_file).contains("blue  ✗ cordon  ✗ taint  ✓ 100"),
+        stdout(&from_file).contains("blue  ✗ cordon  ✗ taint  ✓ 300"),
         "{}",
         stdout(&from_file)
     );
@@ -374,7 +374,14 @@ fn validate_speaks_the_api_servers_words() {
     assert_eq!(code(&o), 1);
     let out = stdout(&o);
     assert!(
-        out.starts_with("invalid.yaml:6:5: error: spec.tolerations[0].effect: Unsupported value: \"NoSchedul\": supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"\n"),
+        out.starts_with("invalid.yaml:8:13: error: spec.tolerations[0].effect: Unsupported value: \"NoSchedul\": supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"\n"),
+        "{out}"
+    );
+    assert!(out.contains(" 8 |     effect: NoSchedul\n"), "{out}");
+    assert!(
+        out.contains(
+            "invalid.yaml:10:15: error: spec.tolerations[1].operator: Unsupported value: \"Exist\""
+        ),
         "{out}"
     );
     assert!(out.contains("Pod \"bad-effect\" is invalid: ["), "{out}");
@@ -557,4 +564,76 @@ fn it_runs_as_the_kubectl_plugin() {
         .expect("the plugin runs");
     assert_eq!(blue.status.code(), Some(0));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn many_nodes_with_the_same_answer_are_one_row() {
+    let mut text = String::new();
+    for i in 0..25 {
+        text.push_str(&format!("kubectl taint nodes n{i:02} a=b:NoSchedule\n"));
+    }
+    text.push_str("kubectl taint nodes open x=y:PreferNoSchedule\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\n");
+    let o = run_with(&["why", "p"], Some(&text), &[]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("n00 and 24 more  rejected   TaintToleration    node(s) had untolerated taint(s) (a=b:NoSchedule)"),
+        "{out}"
+    );
+    assert!(out.contains("open             fits"), "{out}");
+    assert!(
+        out.contains("to run on n00 and 24 more: add to the pod's tolerations"),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_full_filter_chain_node_affinity_and_resources() {
+    let o = run(&["why", "trainer", "-f", "placement.yaml"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("it fits 1 of 3 nodes"), "{out}");
+    assert!(
+        out.contains("small  rejected   NodeResourcesFit   Insufficient cpu"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "cpu-1  rejected   NodeAffinity       node(s) didn't match Pod's node affinity/selector"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("cpu: requests 2000m, 0m of 1000m allocatable in use (short by 1000m)"),
+        "{out}"
+    );
+    let huge = run(&["why", "huge", "-f", "placement.yaml"]);
+    assert_eq!(code(&huge), 1);
+    let s = Scenario::from_text(
+        &fixture("placement.yaml"),
+        &Options {
+            admission: Some(Default::default()),
+            ..Options::default()
+        },
+    );
+    let message = s.message(1).expect("huge fits nowhere");
+    assert!(message.contains("Insufficient cpu"), "{message}");
+    assert!(
+        stdout(&huge).contains(&format!("FailedScheduling  {message}\n")),
+        "{}",
+        stdout(&huge)
+    );
+    let depth = run(&["why", "trainer", "-f", "placement.yaml", "--node", "small"]);
+    assert_eq!(code(&depth), 1);
+    assert!(
+        stdout(&depth).contains("NodeResourcesFit   failed: Insufficient cpu"),
+        "{}",
+        stdout(&depth)
+    );
+    let matrix = run(&["schedule", "-f", "placement.yaml"]);
+    assert!(
+        stdout(&matrix).contains("huge     ✗ resources  ✗ resources  ✗ resources"),
+        "{}",
+        stdout(&matrix)
+    );
 }

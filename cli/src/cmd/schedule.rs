@@ -45,15 +45,13 @@ fn terminal_width() -> Option<usize> {
 /// A cell's text (plain) and whether it fits.
 fn cell_text(c: &CellView) -> String {
     let mut t = match c.kind {
-        CellKind::Schedulable => format!("✓ {}", c.score.unwrap_or_default()),
-        CellKind::Penalized => format!("~ {}", c.score.unwrap_or_default()),
-        CellKind::Blocked => format!(
-            "✗ {}",
-            c.verdict
-                .rejected_by()
-                .map(short_filter)
-                .unwrap_or("filter")
-        ),
+        CellKind::Schedulable => format!("✓ {}", c.combined_score.unwrap_or_default()),
+        CellKind::Penalized => format!("~ {}", c.combined_score.unwrap_or_default()),
+        CellKind::Blocked => match (c.rejected_by, c.hold) {
+            (Some(f), _) => format!("✗ {}", short_filter(f)),
+            (None, Some(h)) => format!("- {}", h.name()),
+            (None, None) => "✗".into(),
+        },
         CellKind::BoundHere => "=".into(),
         CellKind::Elsewhere => "·".into(),
     };
@@ -145,7 +143,7 @@ pub fn render(s: &Scenario, style: &Style, max_width: Option<usize>, wide: bool)
         for (p, label) in labels.iter().enumerate() {
             let fitting = cells[p]
                 .iter()
-                .filter(|(_, c)| c.verdict.passes_filter())
+                .filter(|(_, c)| matches!(c.kind, CellKind::Schedulable | CellKind::Penalized))
                 .count();
             let text = format!("{fitting}/{}", s.nodes.len());
             let painted = if fitting == 0 {
@@ -181,7 +179,7 @@ pub fn render(s: &Scenario, style: &Style, max_width: Option<usize>, wide: bool)
     ));
     if fits {
         out.push_str(&style.dim(
-            "✓ fits (score)  ~ fits, PreferNoSchedule penalty  ✗ rejected by (filter)  = bound here  · bound elsewhere  ! evicted when running",
+            "✓ fits (modelled score)  ~ fits, PreferNoSchedule penalty  ✗ rejected by (filter)  - not evaluated (why)  = bound here  · bound elsewhere  ! evicted when running",
         ));
         out.push('\n');
     }

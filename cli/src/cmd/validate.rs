@@ -16,6 +16,25 @@ fn is_validation(f: &Finding) -> bool {
         && !is_fatal(f)
 }
 
+/// A validation finding at its field's own line when the input layer located that
+/// field (the scenario locates validation errors at the toleration).
+fn at_field(f: &Finding, all: &[Finding]) -> Finding {
+    let mut out = f.clone();
+    if f.kind == FindingKind::Validation
+        && let Some(i) = all.iter().find(|i| {
+            matches!(i.kind, FindingKind::Input(_))
+                && i.pane == f.pane
+                && i.location.document == f.location.document
+                && !i.location.path.is_empty()
+                && i.location.path == f.location.path
+        })
+    {
+        out.location.line = i.location.line;
+        out.location.column = i.location.column;
+    }
+    out
+}
+
 /// Runs `validate`.
 pub fn run(a: &ValidateArgs) -> u8 {
     let l = match Loaded::read(&a.common) {
@@ -55,7 +74,7 @@ pub fn run(a: &ValidateArgs) -> u8 {
         Format::Text => {
             let style = Style::stdout(a.common.color);
             for f in &errors {
-                print!("{}", format_finding(&l, f, &style));
+                print!("{}", format_finding(&l, &at_field(f, &s.findings), &style));
             }
             let messages: Vec<&str> = s
                 .pods

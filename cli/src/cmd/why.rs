@@ -3,9 +3,10 @@
 
 use taintlab_core::matching::{describe_toleration, taint_to_string};
 use taintlab_core::scheduling::explain::{Eviction, Explanation, NoExecuteEffect, TaintRole};
+use taintlab_core::scheduling::placement::PodOutcome;
 use taintlab_core::scheduling::{FilterPlugin, Verdict};
 use taintlab_core::{Operator, Taint, Toleration};
-use taintlab_scenario::{CellKind, Scenario};
+use taintlab_scenario::{CellKind, FilterState, Hold, Scenario};
 
 use super::{analyze, emit, load};
 use crate::load::{Loaded, find_node, find_pod};
@@ -33,10 +34,16 @@ pub fn run(a: &WhyArgs) -> u8 {
         }
     };
     let fits = match node {
-        Some(n) => s
-            .cell(p, n)
-            .is_some_and(|c| c.verdict.passes_filter() || c.kind == CellKind::BoundHere),
-        None => s.message(p).is_none(),
+        Some(n) => s.cell(p, n).is_some_and(|c| {
+            matches!(
+                c.kind,
+                CellKind::Schedulable | CellKind::Penalized | CellKind::BoundHere
+            )
+        }),
+        None => matches!(
+            s.pod_scheduling(p).map(|x| x.outcome),
+            Some(PodOutcome::Feasible { .. } | PodOutcome::Bypassed)
+        ),
     };
     let code = if fits { 0 } else { EXIT_NO };
     match a.output {
@@ -133,8 +140,15 @@ fn reason(e: &Explanation, node_taints: &[Taint]) -> String {
 }
 
 /// What to change so that node `n` takes pod `p`; `None` when nothing in the pod can.
-fn remedy(s: &Scenario, e: &Explanation, n: usize) -> Option<String> {
-    let node = &s.nodes[n].node;
+///
+/// `named` names the node in commands (`kubectl uncordon NODE`); `None` keeps the text
+/// the same for every node, so that nodes with the same remedy group.
+fn remedy(s: &Scenario, p: usize, e: &Explanation, n: usize, named: bool) -> Option<String> {
+    let node = if named {
+        s.nodes[n].node.name.as_str()
+    } else {
+        "NODE"
+    };
     match e.filter.rejected_by? {
         FilterPlugin::TaintToleration => {
             // Every untolerated NoSchedule/NoExecute taint, not only the first reported.
@@ -155,16 +169,14 @@ fn remedy(s: &Scenario, e: &Explanation, n: usize) -> Option<String> {
             Some(out)
         }
         FilterPlugin::NodeUnschedulable => Some(format!(
-            "uncordon the node (kubectl uncordon {}) or add to the pod's tolerations:\n{}",
-            node.name,
+            "uncordon the node (kubectl uncordon {node}) or add to the pod's tolerations:\n{}",
             toleration_yaml(
                 &toleration_for(&taintlab_core::scheduling::filter::unschedulable_taint()),
                 "      "
             )
         )),
         FilterPlugin::NodeName => Some(format!(
-            "spec.nodeName binds the pod to another node; clear it or set it to {}",
-            node.name
+            "spec.nodeName binds the pod to another node; clear it or set it to {node}"
         )),
         FilterPlugin::NodeAffinity => Some(
             "change the pod's nodeSelector / required node affinity, or the node's labels".into(),
@@ -173,7 +185,22 @@ fn remedy(s: &Scenario, e: &Explanation, n: usize) -> Option<String> {
             Some("free the host port on the node or change the pod's hostPort".into())
         }
         FilterPlugin::NodeResourcesFit => {
-            Some("lower the pod's requests or free capacity on the node".into())
+            let mut out = String::from("lower the pod's requests or free room on the node:\n");
+            for r in s
+                .placement_cell(p, n)
+                .map(|c| c.insufficient)
+                .unwrap_or_default()
+            {
+                out.push_str(&format!(
+                    "      {}: requests {}, {} of {} allocatable in use (short by {})\n",
+                    r.resource,
+                    amount(&r.resource, r.requested),
+                    amount(&r.resource, r.used),
+                    amount(&r.resource, r.capacity),
+                    amount(&r.resource, r.shortfall())
+                ));
+            }
+            Some(out)
         }
     }
 }
@@ -214,52 +241,69 @@ fn summary(l: &Loaded, s: &Scenario, p: usize, style: &Style) -> String {
             style.red("the API server rejects it:")
         ));
     }
-    match s.message(p) {
-        Some(m) => {
+    let scheduling = s.pod_scheduling(p);
+    match scheduling.as_ref().map(|x| &x.outcome) {
+        Some(PodOutcome::Unschedulable { .. }) => {
             out.push_str(&format!(
-                "{} it fits no node; the scheduler records:\n  Warning  FailedScheduling  {m}\n",
-                style.red(&style.bold("Pending:"))
+                "{} it fits no node; the scheduler records:\n  Warning  FailedScheduling  {}\n",
+                style.red(&style.bold("Pending:")),
+                s.message(p).unwrap_or_default()
             ));
-        }
-        None if s.nodes.is_empty() => out.push_str("no nodes in the input\n"),
-        None => {
-            let fitting = (0..s.nodes.len())
-                .filter(|&n| s.cell(p, n).is_some_and(|c| c.verdict.passes_filter()))
-                .count();
-            if fitting == 0 {
+            if let Some(n) = scheduling.as_ref().and_then(|x| x.nomination.as_ref()) {
                 out.push_str(&format!(
-                    "{} spec.nodeName binds it; the scheduler does not place it\n",
-                    style.green("Bound:")
-                ));
-            } else {
-                out.push_str(&format!(
-                    "{} it fits {fitting} of {} nodes\n",
-                    style.green(&style.bold("Schedulable:")),
-                    s.nodes.len()
+                    "  preemption nominates {} (evicting {} pod(s))\n",
+                    n.node,
+                    n.victims.len()
                 ));
             }
         }
+        Some(PodOutcome::Feasible { nodes }) => out.push_str(&format!(
+            "{} it fits {nodes} of {} nodes\n",
+            style.green(&style.bold("Schedulable:")),
+            s.nodes.len()
+        )),
+        Some(PodOutcome::Bypassed) => out.push_str(&format!(
+            "{} spec.nodeName binds it; the scheduler does not place it\n",
+            style.green("Bound:")
+        )),
+        Some(PodOutcome::Gated) => out.push_str(&format!(
+            "{} spec.schedulingGates hold it: no scheduling cycle, no FailedScheduling event\n",
+            style.yellow(&style.bold("Pending:"))
+        )),
+        Some(PodOutcome::OtherScheduler) => out.push_str(&format!(
+            "{} spec.schedulerName names another scheduler; the default scheduler does not place it\n",
+            style.yellow(&style.bold("Not modelled:"))
+        )),
+        Some(PodOutcome::SchedulerError { message } | PodOutcome::SchedulerPanic { message }) => {
+            out.push_str(&format!("{} {message}\n", style.red("scheduler error:")))
+        }
+        Some(PodOutcome::PreScoreError) => {
+            out.push_str(&format!("{}\n", style.red("scheduler error in PreScore")))
+        }
+        None if s.nodes.is_empty() => out.push_str("no nodes in the input\n"),
+        None => {}
     }
-    let names: Vec<&str> = s.nodes.iter().map(|n| n.node.name.as_str()).collect();
-    let width = names
-        .iter()
-        .map(|n| n.chars().count())
-        .max()
-        .unwrap_or(4)
-        .max(4);
-    if !names.is_empty() {
-        out.push_str(&format!(
-            "\n{:width$}  {:9}  {:17}  {}\n",
-            "NODE", "RESULT", "FILTER", "WHY"
-        ));
-    }
-    let mut remedies = Vec::new();
-    for (n, name) in names.iter().enumerate() {
+    // One row per node; above GROUP_ABOVE nodes, one row per distinct answer.
+    let mut rows: Vec<Row> = Vec::new();
+    let mut remedies: Vec<(Vec<usize>, Option<String>, String)> = Vec::new();
+    for n in 0..s.nodes.len() {
         let Some(cell) = s.cell(p, n) else { continue };
         let Some(ex) = s.explain(p, n) else { continue };
         let (result, filter, why) = match cell.kind {
+            CellKind::Blocked if cell.rejected_by.is_none() && cell.hold.is_some() => (
+                "held",
+                String::new(),
+                hold_text(cell.hold.unwrap_or(Hold::SchedulerError)).to_string(),
+            ),
             CellKind::Schedulable | CellKind::Penalized => {
-                let mut why = format!("score {}", cell.score.unwrap_or_default());
+                let mut why = format!(
+                    "score {} (TaintToleration {})",
+                    cell.combined_score.unwrap_or_default(),
+                    cell.score.unwrap_or_default()
+                );
+                if !cell.resources_checked {
+                    why.push_str("; resources not checked (allocatable unknown)");
+                }
                 if let Verdict::Penalized {
                     untolerated_prefer_no_schedule: k,
                 } = cell.verdict
@@ -269,24 +313,28 @@ fn summary(l: &Loaded, s: &Scenario, p: usize, style: &Style) -> String {
                 if let Some(ev) = eviction_note(&ex) {
                     why.push_str(&format!("; {ev}"));
                 }
-                (style.green("fits"), String::new(), why)
+                ("fits", String::new(), why)
             }
             CellKind::BoundHere => (
-                style.green("bound"),
+                "bound",
                 String::new(),
                 "spec.nodeName names this node; the scheduler is bypassed".into(),
             ),
             CellKind::Elsewhere => (
-                style.dim("elsewhere"),
+                "elsewhere",
                 String::new(),
                 "spec.nodeName names another node".into(),
             ),
             CellKind::Blocked => {
-                if let Some(r) = remedy(s, &ex, n) {
-                    remedies.push((name.to_string(), r));
+                // Remedies are grouped by their text for any node.
+                if let Some(generic) = remedy(s, p, &ex, n, false) {
+                    match remedies.iter_mut().find(|(_, _, g)| *g == generic) {
+                        Some((nodes, _, _)) => nodes.push(n),
+                        None => remedies.push((vec![n], remedy(s, p, &ex, n, true), generic)),
+                    }
                 }
                 (
-                    style.red("rejected"),
+                    "rejected",
                     ex.filter
                         .rejected_by
                         .map(FilterPlugin::name)
@@ -296,33 +344,96 @@ fn summary(l: &Loaded, s: &Scenario, p: usize, style: &Style) -> String {
                 )
             }
         };
-        // Pad on the visible width (the colour codes take none).
-        let pad = |styled: &str, plain_len: usize, w: usize| {
-            format!("{styled}{}", " ".repeat(w.saturating_sub(plain_len)))
-        };
-        let result_len = match cell.kind {
-            CellKind::Schedulable | CellKind::Penalized => 4,
-            CellKind::BoundHere => 5,
-            CellKind::Elsewhere => 9,
-            CellKind::Blocked => 8,
-        };
+        let group = s.nodes.len() > GROUP_ABOVE;
+        match rows
+            .iter_mut()
+            .find(|r| group && r.result == result && r.filter == filter && r.why == why)
+        {
+            Some(r) => r.nodes.push(n),
+            None => rows.push(Row {
+                nodes: vec![n],
+                result,
+                filter,
+                why,
+            }),
+        }
+    }
+    let label = |nodes: &[usize]| match nodes {
+        [one] => s.nodes[*one].node.name.clone(),
+        [first, rest @ ..] => format!("{} and {} more", s.nodes[*first].node.name, rest.len()),
+        [] => String::new(),
+    };
+    let labels: Vec<String> = rows.iter().map(|r| label(&r.nodes)).collect();
+    let width = labels
+        .iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    if !rows.is_empty() {
         out.push_str(&format!(
-            "{:width$}  {}  {:17}  {why}\n",
-            name,
-            pad(&result, result_len, 9),
-            filter
+            "\n{:width$}  {:9}  {:17}  {}\n",
+            "NODE", "RESULT", "FILTER", "WHY"
+        ));
+    }
+    for (r, name) in rows.iter().zip(&labels) {
+        let painted = match r.result {
+            "fits" | "bound" => style.green(r.result),
+            "rejected" => style.red(r.result),
+            other => style.dim(other),
+        };
+        // Pad on the visible width (the colour codes take none).
+        let pad = " ".repeat(9usize.saturating_sub(r.result.len()));
+        out.push_str(&format!(
+            "{name:width$}  {painted}{pad}  {:17}  {}\n",
+            r.filter, r.why
         ));
     }
     if !remedies.is_empty() {
         out.push_str(&format!("\n{}\n", style.bold("What to change:")));
-        for (node, r) in remedies {
-            out.push_str(&format!("  to run on {node}: {r}"));
-            if !r.ends_with('\n') {
+        for (nodes, specific, generic) in remedies {
+            let text = match (nodes.len(), specific) {
+                (1, Some(t)) => t,
+                _ => generic,
+            };
+            out.push_str(&format!("  to run on {}: {text}", label(&nodes)));
+            if !text.ends_with('\n') {
                 out.push('\n');
             }
         }
     }
     out
+}
+
+/// Why the scheduler does not evaluate a pod on a node.
+fn hold_text(h: Hold) -> &'static str {
+    match h {
+        Hold::Bound => "spec.nodeName binds the pod",
+        Hold::Gated => "held by spec.schedulingGates",
+        Hold::OtherScheduler => "another scheduler (spec.schedulerName)",
+        Hold::SchedulerError => "the scheduling cycle failed",
+        Hold::NoDaemonPod => "the DaemonSet controller creates no pod for this node",
+    }
+}
+
+/// A quantity in its resource's unit (cpu in milli-cores).
+fn amount(resource: &str, v: i64) -> String {
+    if resource == "cpu" {
+        format!("{v}m")
+    } else {
+        v.to_string()
+    }
+}
+
+/// Above this many nodes, `why` prints one row per distinct answer.
+const GROUP_ABOVE: usize = 20;
+
+/// One row of `why`'s table.
+struct Row {
+    nodes: Vec<usize>,
+    result: &'static str,
+    filter: String,
+    why: String,
 }
 
 /// One node in depth: the cordon check, every taint and which toleration covers it,
@@ -400,6 +511,55 @@ fn node_in_depth(l: &Loaded, s: &Scenario, p: usize, n: usize, style: &Style) ->
             out.push_str(&format!("      NoExecute: {what}\n"));
         }
     }
+    if let Some(pe) = s.explain_placement(p, n) {
+        out.push_str(&format!(
+            "\n{}\n",
+            style.bold("Filters (default profile order):")
+        ));
+        for step in &pe.filters {
+            let state = match &step.state {
+                FilterState::Passed => style.green("passed"),
+                FilterState::Failed(st) => {
+                    format!("{}: {}", style.red("failed"), st.reasons.join("; "))
+                }
+                FilterState::NotEvaluated => style.dim("not evaluated"),
+                FilterState::NotChecked => style.dim("not checked (allocatable unknown)"),
+            };
+            out.push_str(&format!("  {:18} {state}\n", step.plugin.name()));
+        }
+        if let Some(lines) = &pe.resources {
+            out.push_str(&format!(
+                "\n{}\n",
+                style.bold("Resources (requested + in use / allocatable):")
+            ));
+            for r in lines {
+                let line = format!(
+                    "  {:18} {} + {} / {}",
+                    r.resource,
+                    amount(&r.resource, r.requested),
+                    amount(&r.resource, r.used),
+                    amount(&r.resource, r.allocatable)
+                );
+                out.push_str(&if r.headroom() < 0 {
+                    style.red(&line)
+                } else {
+                    line
+                });
+                out.push('\n');
+            }
+        }
+        if let Some(sc) = pe.cell.scores {
+            out.push_str(&format!(
+                "\n{} TaintToleration {} ×3, NodeAffinity {} ×2, NodeResourcesFit {}, BalancedAllocation {}: {}\n",
+                style.bold("Scores:"),
+                sc.taint_toleration,
+                sc.node_affinity,
+                sc.node_resources_fit.map_or("-".into(), |v| v.to_string()),
+                sc.balanced_allocation.map_or("-".into(), |v| v.to_string()),
+                sc.combined
+            ));
+        }
+    }
     out.push_str(&format!("\n{}\n", style.bold("Filter:")));
     match ex.filter.rejected_by {
         Some(f) => {
@@ -409,7 +569,7 @@ fn node_in_depth(l: &Loaded, s: &Scenario, p: usize, n: usize, style: &Style) ->
                 f.name(),
                 reason(&ex, &node.taints)
             ));
-            if let Some(r) = remedy(s, &ex, n) {
+            if let Some(r) = remedy(s, p, &ex, n, true) {
                 out.push_str(&format!("\n{}\n  {r}", style.bold("What to change:")));
             }
         }
