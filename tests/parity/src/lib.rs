@@ -11,8 +11,10 @@
 //!   pane ([`Scenario::from_text`]).
 //!
 //! [`summary`] keeps what a user sees: nodes and their taints, pods and their final
-//! tolerations with origins, admission, API validation, each pod × node verdict, score
-//! and NoExecute eviction time, FailedScheduling messages, `kubectl taint` results and
+//! tolerations with origins, admission, API validation, each pod × node verdict (the
+//! taint filters'), TaintToleration score, NoExecute eviction time, the plugin of the
+//! full filter chain that rejected the node (`rejectedBy`) and why the scheduler does
+//! not evaluate it (`hold`), FailedScheduling messages (full chain), `kubectl taint` results and
 //! every diagnostic with its pane and location. The Node test in
 //! `wasm/js/test/node/parity.test.mjs` maps the npm package's output to the same shape
 //! and compares it with the summaries committed in `expected/`.
@@ -131,6 +133,7 @@ pub fn summary(s: &Scenario) -> Value {
             let cells: Vec<Value> = (0..s.nodes.len())
                 .map(|ni| {
                     let cell = s.result.cell(pi, ni);
+                    let full = s.placement_cell(pi, ni);
                     let evicted = s
                         .eviction(pi, ni)
                         .and_then(|r| r.pods.first().and_then(|k| r.eviction_time(k)));
@@ -138,6 +141,8 @@ pub fn summary(s: &Scenario) -> Value {
                         "verdict": cell.map(|c| verdict(c.verdict)),
                         "score": cell.and_then(|c| c.score),
                         "evictedAt": evicted,
+                        "rejectedBy": full.as_ref().and_then(|c| c.rejected_by).map(|p| p.name()),
+                        "hold": full.as_ref().and_then(|c| c.hold).map(|h| h.name()),
                     })
                 })
                 .collect();
