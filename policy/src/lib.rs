@@ -24,6 +24,7 @@ pub mod glob;
 pub mod guard;
 pub mod jsonread;
 pub mod jsonscan;
+pub mod jsonwrite;
 pub mod mutate;
 pub mod nodelist;
 pub mod nodes;

@@ -229,7 +229,7 @@ pub fn validate_bytes<F>(payload: &[u8], list_nodes: F) -> Vec<u8>
 where
     F: FnOnce(&NodeListRequest) -> Result<Vec<u8>, String>,
 {
-    serde_json::to_vec(&response_json(&validate(payload, list_nodes))).unwrap_or_default()
+    crate::jsonwrite::to_vec(&response_json(&validate(payload, list_nodes)))
 }
 
 /// Handles a waPC `validate_settings` call: `{"valid": bool, "message": string}`.
@@ -243,5 +243,5 @@ pub fn validate_settings(payload: &[u8]) -> Value {
 
 /// [`validate_settings`] serialised as the waPC response bytes.
 pub fn validate_settings_bytes(payload: &[u8]) -> Vec<u8> {
-    serde_json::to_vec(&validate_settings(payload)).unwrap_or_default()
+    crate::jsonwrite::to_vec(&validate_settings(payload))
 }

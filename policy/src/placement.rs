@@ -38,10 +38,7 @@
 use std::collections::BTreeMap;
 
 use serde_json::Value;
-use taintlab_core::model::{
-    Affinity, NodeAffinity, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, PodPlacement,
-    SchedulingPod,
-};
+use taintlab_core::model::{NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, PodPlacement};
 use taintlab_core::scheduling::filter::{
     Code, Status, node_unschedulable_filter, taint_toleration_filter,
 };
@@ -50,11 +47,10 @@ use taintlab_core::scheduling::fit_error::{
     PREEMPTION_PREFIX, dynamic_resources_enabled, post_filter_message,
 };
 use taintlab_core::scheduling::placement::{
-    FILTERED_OUT_BY_PRE_FILTER_REASON, NODE_AFFINITY_CONFLICT_REASON, PlacementOptions,
-    PreFilterResult, absent_node_reason, node_affinity_filter, node_affinity_pre_filter,
-    node_not_found_error,
+    FILTERED_OUT_BY_PRE_FILTER_REASON, NODE_AFFINITY_CONFLICT_REASON, absent_node_reason,
+    node_affinity_filter, node_not_found_error,
 };
-use taintlab_core::scheduling::selector::RequiredNodeAffinity;
+use taintlab_core::scheduling::selector::{OBJECT_NAME_FIELD, RequiredNodeAffinity};
 use taintlab_core::{Node, PreemptionPolicy, Semantics, Toleration};
 
 fn strings(v: Option<&Value>) -> Vec<String> {
@@ -95,12 +91,32 @@ fn term(v: &Value) -> NodeSelectorTerm {
     }
 }
 
+/// What the filters read of a pod's placement fields: `spec.nodeSelector` and the
+/// required node affinity (core's `PodPlacement` carries much more, which the policy
+/// never reads).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Placement {
+    /// `spec.nodeSelector`.
+    pub node_selector: BTreeMap<String, String>,
+    /// `affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution`.
+    pub required: Option<NodeSelector>,
+}
+
+impl From<&PodPlacement> for Placement {
+    fn from(p: &PodPlacement) -> Self {
+        Self {
+            node_selector: p.node_selector.clone(),
+            required: p.required_node_affinity().cloned(),
+        }
+    }
+}
+
 /// Reads `nodeSelector` and the required `affinity.nodeAffinity` of a pod spec (what
 /// the filters read; preferred terms only score, see the module documentation). The
 /// apiserver has decoded the object already, so values of a wrong type cannot occur in
 /// a real request; here they are skipped.
-pub fn pod_placement(spec: Option<&Value>) -> PodPlacement {
-    let mut p = PodPlacement::default();
+pub fn pod_placement(spec: Option<&Value>) -> Placement {
+    let mut p = Placement::default();
     let Some(spec) = spec else { return p };
     if let Some(sel) = spec.get("nodeSelector").and_then(Value::as_object) {
         let mut map = BTreeMap::new();
@@ -124,21 +140,16 @@ pub fn pod_placement(spec: Option<&Value>) -> PodPlacement {
         .and_then(Value::as_array)
         .map(|ts| ts.iter().map(term).collect())
         .unwrap_or_default();
-    p.affinity = Some(Affinity {
-        node_affinity: Some(NodeAffinity {
-            required_during_scheduling_ignored_during_execution: Some(NodeSelector {
-                node_selector_terms: terms,
-            }),
-            preferred_during_scheduling_ignored_during_execution: Vec::new(),
-        }),
+    p.required = Some(NodeSelector {
+        node_selector_terms: terms,
     });
     p
 }
 
 /// Whether the placement restricts nodes by label or name (a `nodeSelector` or a
 /// required node affinity): only then do the node labels matter to feasibility.
-pub fn restricts_nodes(p: &PodPlacement) -> bool {
-    !p.node_selector.is_empty() || p.required_node_affinity().is_some()
+pub fn restricts_nodes(p: &Placement) -> bool {
+    !p.node_selector.is_empty() || p.required.is_some()
 }
 
 /// Whether the pod spec has a `nodeSelector` or a required node affinity (so the node
@@ -176,34 +187,66 @@ enum Cycle {
     Nodes(Vec<Judged>),
 }
 
+/// NodeAffinity's `PreFilter` (`plugins/nodeaffinity`, as core's
+/// `node_affinity_pre_filter`): the node names of `matchFields metadata.name In`, per
+/// term the intersection of its requirements, over terms the union; `Ok(None)` when
+/// every node is a candidate, `Err(())` for `pod affinity terms conflict` (1.25 – 1.26
+/// as soon as one term's intersection is empty, from 1.27 when the union is).
+fn pre_filter(required: Option<&NodeSelector>, minor: u16) -> Result<Option<Vec<&str>>, ()> {
+    let Some(required) = required.filter(|r| !r.node_selector_terms.is_empty()) else {
+        return Ok(None);
+    };
+    let mut union: Vec<&str> = Vec::new();
+    for term in &required.node_selector_terms {
+        let mut names: Option<Vec<&str>> = None;
+        for r in &term.match_fields {
+            if r.key == OBJECT_NAME_FIELD && r.operator == "In" {
+                names = Some(match names {
+                    None => r.values.iter().map(String::as_str).collect(),
+                    Some(mut prev) => {
+                        prev.retain(|n| r.values.iter().any(|v| v == n));
+                        prev
+                    }
+                });
+            }
+        }
+        // A term without a name requirement can match any node: terms are ORed.
+        let Some(names) = names else {
+            return Ok(None);
+        };
+        if minor < 27 && names.is_empty() {
+            return Err(());
+        }
+        union.extend(names);
+    }
+    if union.is_empty() {
+        Err(())
+    } else {
+        Ok(Some(union))
+    }
+}
+
 /// Runs NodeAffinity's PreFilter and the filters on every node.
 fn run_filters(
     tolerations: &[Toleration],
-    placement: &PodPlacement,
+    placement: &Placement,
     nodes: &[Node],
     semantics: Semantics,
 ) -> Cycle {
     let minor = semantics.version.minor;
-    let pod = SchedulingPod {
-        placement: PodPlacement {
-            node_selector: placement.node_selector.clone(),
-            affinity: placement.affinity.clone(),
-            ..PodPlacement::default()
-        },
-        ..SchedulingPod::default()
-    };
-    let names = match node_affinity_pre_filter(&pod, PlacementOptions::new(semantics)) {
-        PreFilterResult::Conflict => {
+    let names = match pre_filter(placement.required.as_ref(), minor) {
+        Err(()) => {
             return Cycle::Nodes(nodes.iter().map(|_| Judged::PreFilterRejected).collect());
         }
-        PreFilterResult::AllNodes => None,
-        PreFilterResult::Nodes(names) => {
+        Ok(None) => None,
+        Ok(Some(names)) => {
             // `findNodesThatFitPod` looks the names up in the snapshot: 1.25 – 1.29 fail
-            // on the first missing one (in sorted order here; upstream walks a Go map),
-            // 1.30 divides by zero when none exists, later releases skip missing names.
-            let exists = |n: &String| nodes.iter().any(|node| node.name == *n);
+            // on the first missing one (in byte order here, as core; upstream walks a Go
+            // map), 1.30 divides by zero when none exists, later releases skip missing
+            // names.
+            let exists = |n: &&str| nodes.iter().any(|node| node.name == *n);
             if minor <= 29 {
-                if let Some(missing) = names.iter().find(|n| !exists(n)) {
+                if let Some(missing) = names.iter().filter(|n| !exists(n)).min() {
                     return Cycle::Error(Some(node_not_found_error(missing)));
                 }
             } else if minor == 30 && !names.iter().any(exists) {
@@ -212,12 +255,15 @@ fn run_filters(
             Some(names)
         }
     };
-    let required = RequiredNodeAffinity::of(placement);
+    let required = RequiredNodeAffinity::new(&placement.node_selector, placement.required.as_ref());
     let all_failures = !semantics.version.at_least(27);
     let judged = nodes
         .iter()
         .map(|node| {
-            if names.as_ref().is_some_and(|s| !s.contains(&node.name)) {
+            if names
+                .as_ref()
+                .is_some_and(|s| !s.contains(&node.name.as_str()))
+            {
                 return Judged::Cut;
             }
             // The default profile's order; NodeName passes (the pod names no node).
@@ -257,7 +303,7 @@ fn run_filters(
 pub fn failed_scheduling(
     tolerations: &[Toleration],
     preemption_policy: &PreemptionPolicy,
-    placement: &PodPlacement,
+    placement: &Placement,
     nodes: &[Node],
     semantics: Semantics,
 ) -> Option<String> {
@@ -329,7 +375,7 @@ pub fn failed_scheduling(
 /// playground: "the mutated pod lands only on its pool").
 pub fn feasible_nodes<'n>(
     tolerations: &[Toleration],
-    placement: &PodPlacement,
+    placement: &Placement,
     nodes: &'n [Node],
     semantics: Semantics,
 ) -> Vec<&'n str> {
@@ -394,13 +440,7 @@ mod tests {
                     PreemptionPolicy::Never,
                 ] {
                     assert_eq!(
-                        failed_scheduling(
-                            tols,
-                            &policy,
-                            &PodPlacement::default(),
-                            &nodes,
-                            semantics
-                        ),
+                        failed_scheduling(tols, &policy, &Placement::default(), &nodes, semantics),
                         cluster.failed_scheduling(tols, &policy, semantics),
                         "1.{minor} {tols:?}"
                     );
@@ -425,7 +465,7 @@ mod tests {
         });
         let p = pod_placement(Some(&spec));
         assert_eq!(p.node_selector.len(), 1);
-        let req = p.required_node_affinity().unwrap();
+        let req = p.required.as_ref().unwrap();
         assert_eq!(
             req.node_selector_terms[0].match_expressions[0].values,
             ["a"]
@@ -434,8 +474,6 @@ mod tests {
             req.node_selector_terms[0].match_fields[0].key,
             "metadata.name"
         );
-        // Preferred terms only score: not read.
-        assert!(p.preferred_node_affinity().is_empty());
         assert!(restricts_nodes(&p) && spec_restricts_nodes(Some(&spec)));
         let only_preferred = serde_json::json!({"affinity": {"nodeAffinity":
             {"preferredDuringSchedulingIgnoredDuringExecution": []}}});

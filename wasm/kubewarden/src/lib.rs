@@ -32,7 +32,7 @@ pub extern "C" fn wapc_init() {
 /// Lists Nodes through the host (the JSON request is what the SDK's
 /// `ListAllResourcesRequest` serialises to).
 fn list_nodes(request: &NodeListRequest) -> Result<Vec<u8>, String> {
-    let msg = serde_json::to_vec(request).map_err(|e| e.to_string())?;
+    let msg = request.to_json();
     guest::host_call(HOST_BINDING, HOST_NAMESPACE, HOST_LIST_ALL, &msg).map_err(|e| {
         // wapc-guest prefixes the host's text with "Host error: ".
         let text = e.to_string();
