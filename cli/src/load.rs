@@ -45,15 +45,35 @@ pub fn semantics(c: &Common) -> Result<Semantics, String> {
 }
 
 impl Loaded {
-    /// Reads the inputs of `c`; on failure the error is printed and the exit code
-    /// returned.
-    pub fn read(c: &Common) -> Result<Self, u8> {
+    /// Reads the inputs of `c` (files, or the cluster through kubectl; `target` is the
+    /// pod `why` asks about); on failure the error is printed and the exit code returned.
+    pub fn read_for(c: &Common, target: Option<&str>) -> Result<Self, u8> {
         let err_style = Style::stderr(c.color);
         let fail = |m: String| {
             print_error(&err_style, &m);
             EXIT_INPUT
         };
         let semantics = semantics(c).map_err(fail)?;
+        let live = c.files.is_empty()
+            && c.nodes.is_empty()
+            && (c.cluster || crate::bin_name() == "kubectl taintlab");
+        if live {
+            let (nodes, pods) = crate::kube::fetch(c, target).map_err(fail)?;
+            return Ok(Self::build(
+                c,
+                semantics,
+                Joined::new(pods),
+                Some(Joined::new(nodes)),
+                true,
+                err_style,
+            ));
+        }
+        if c.cluster {
+            return Err(fail(
+                "--cluster reads the cluster instead of -f and --nodes: give one or the other"
+                    .into(),
+            ));
+        }
         let mut files = c.files.clone();
         if files.is_empty() && c.nodes.is_empty() {
             if std::io::stdin().is_terminal() {
@@ -70,6 +90,17 @@ impl Loaded {
         } else {
             Some(Joined::new(read_all(&c.nodes).map_err(fail)?))
         };
+        Ok(Self::build(c, semantics, main, nodes, false, err_style))
+    }
+
+    fn build(
+        c: &Common,
+        semantics: Semantics,
+        main: Joined,
+        nodes: Option<Joined>,
+        from_cluster: bool,
+        err_style: Style,
+    ) -> Self {
         let v = semantics.version;
         let panes = match &nodes {
             None => vec![ParsedPane::parse(&main.text, PaneKind::Combined, v)],
@@ -87,27 +118,29 @@ impl Loaded {
             DaemonSet::All => Some(true),
             DaemonSet::None => Some(false),
         };
+        // Pods read from the cluster already went through admission.
+        let admission = !c.no_admission && !from_cluster;
         let options = Options {
             semantics,
-            admission: (!c.no_admission).then(AdmissionOptions::default),
+            admission: admission.then(AdmissionOptions::default),
             daemon_set,
         };
         let mut js_options = json!({
             "kubernetesVersion": v.to_string(),
             "comparisonOperators": c.comparison_operators,
-            "admission": !c.no_admission,
+            "admission": admission,
         });
         if let Some(d) = daemon_set {
             js_options["daemonSet"] = json!(d);
         }
-        Ok(Self {
+        Self {
             main,
             nodes,
             panes,
             options,
             js_options,
             err_style,
-        })
+        }
     }
 
     /// The scenario.

@@ -11,6 +11,7 @@
 
 mod cmd;
 mod input;
+mod kube;
 mod load;
 mod out;
 
@@ -38,8 +39,11 @@ YAML or JSON, kubectl get -o yaml/json, kubectl describe, kubectl taint lines, b
 taint and toleration lists, FailedScheduling events). Without -f and --nodes, a piped
 standard input is read.
 
-As a kubectl plugin: install the binary as kubectl-taintlab on PATH (a symlink works),
-then run `kubectl taintlab why web -f pods.yaml --nodes nodes.json`.";
+As a kubectl plugin: install the binary as kubectl-taintlab on PATH (a symlink works).
+`kubectl taintlab why web -n shop` then reads the cluster by running your own
+`kubectl get nodes -o json` and `kubectl get pods -o json` (honouring --context,
+--kubeconfig, -n and -A; -v prints the commands); -f and --nodes read files instead.
+--cluster does the same from `taintlab`.";
 
 /// The playground's answers in the terminal: why a pod is Pending, the scheduling
 /// matrix, API validation, eviction timelines and the Kubewarden policy's decision.
@@ -207,6 +211,25 @@ pub struct Common {
     /// Print only errors on stderr (no warnings).
     #[arg(short, long)]
     pub quiet: bool,
+    /// Read nodes and pods from the cluster by running your own `kubectl get ... -o json`
+    /// (the default when run as `kubectl taintlab` without -f and --nodes).
+    #[arg(long)]
+    pub cluster: bool,
+    /// Namespace: of the pod to find, and of the pods read from the cluster.
+    #[arg(short, long)]
+    pub namespace: Option<String>,
+    /// With the cluster: read the pods of every namespace.
+    #[arg(short = 'A', long)]
+    pub all_namespaces: bool,
+    /// With the cluster: kubectl's --context.
+    #[arg(long, value_name = "NAME")]
+    pub context: Option<String>,
+    /// With the cluster: kubectl's --kubeconfig.
+    #[arg(long, value_name = "FILE")]
+    pub kubeconfig: Option<PathBuf>,
+    /// Print the kubectl commands run (on stderr).
+    #[arg(short, long)]
+    pub verbose: bool,
 }
 
 /// `-o` of the scenario commands.
@@ -236,9 +259,6 @@ pub enum GateFormat {
 pub struct WhyArgs {
     /// The pod: NAME, NAMESPACE/NAME or KIND/NAME.
     pub pod: String,
-    /// Namespace of the pod.
-    #[arg(short, long)]
-    pub namespace: Option<String>,
     /// One node in depth: every taint, every toleration, the filters, the score, eviction.
     #[arg(long, value_name = "NODE")]
     pub node: Option<String>,
@@ -341,7 +361,7 @@ pub struct TimelineArgs {
 
 /// The name the binary was invoked as decides how help names it: `kubectl taintlab`
 /// when installed as the kubectl plugin `kubectl-taintlab`.
-fn bin_name() -> &'static str {
+pub(crate) fn bin_name() -> &'static str {
     let arg0 = std::env::args_os().next().unwrap_or_default();
     let stem = std::path::Path::new(&arg0)
         .file_stem()

@@ -637,3 +637,97 @@ fn the_full_filter_chain_node_affinity_and_resources() {
         stdout(&matrix)
     );
 }
+
+/// Runs the binary through a `kubectl-taintlab` symlink with the stand-in `kubectl`
+/// (tests/fixtures/kubectl/kubectl) first on PATH; returns the output and the
+/// arguments kubectl was called with, one call per line.
+#[cfg(unix)]
+fn run_plugin(args: &[&str]) -> (Output, String) {
+    let dir = std::env::temp_dir().join(format!(
+        "taintlab-live-{}-{}",
+        std::process::id(),
+        args.join("_").replace('/', "-")
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let link = dir.join("kubectl-taintlab");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_taintlab"), &link).unwrap();
+    let log = dir.join("kubectl.log");
+    let path = format!(
+        "{}:{}",
+        fixtures().join("kubectl").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let o = Command::new(&link)
+        .args(args)
+        .env("PATH", path)
+        .env("TAINTLAB_KUBECTL_LOG", &log)
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the plugin runs");
+    let calls = std::fs::read_to_string(&log).unwrap_or_default();
+    std::fs::remove_dir_all(&dir).unwrap();
+    (o, calls)
+}
+
+#[cfg(unix)]
+#[test]
+fn the_plugin_reads_the_cluster_through_the_users_kubectl() {
+    let (o, calls) = run_plugin(&[
+        "why",
+        "web-7d9f8c6b5d-x2k4q",
+        "-n",
+        "shop",
+        "--context",
+        "prod",
+        "--kubeconfig",
+        "/home/me/.kube/config",
+        "-v",
+    ]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert_eq!(
+        calls,
+        "--context=prod --kubeconfig=/home/me/.kube/config get nodes -o json\n\
+         --context=prod --kubeconfig=/home/me/.kube/config get pods --namespace=shop -o json\n"
+    );
+    let err = stderr(&o);
+    assert!(
+        err.starts_with(
+            "+ kubectl --context=prod --kubeconfig=/home/me/.kube/config get nodes -o json\n"
+        ),
+        "{err}"
+    );
+    // The pods kubectl returns already went through admission: none is added, and the
+    // answer is the scenario's for the same two texts without admission.
+    let v = KubeVersion::NEWEST;
+    let n = ParsedPane::parse(&fixture("nodes.json"), PaneKind::Nodes, v);
+    let p = ParsedPane::parse(&fixture("kubectl/pods.json"), PaneKind::Pods, v);
+    let s = Scenario::build(&[&n, &p], &Options::default());
+    let expected = s.message(0).expect("web is Pending");
+    assert!(
+        stdout(&o).contains(&format!("FailedScheduling  {expected}\n")),
+        "{}",
+        stdout(&o)
+    );
+    // -A, and a workload named by kind.
+    let (all, calls) = run_plugin(&["why", "deployment/web", "-A"]);
+    assert_eq!(code(&all), 1, "{}", stderr(&all));
+    assert_eq!(
+        calls,
+        "get nodes -o json\nget pods --all-namespaces -o json\nget deployment/web -o json\n"
+    );
+    assert!(stdout(&all).starts_with("Deployment web in namespace shop"));
+    // The running pod is there too, bound to its node.
+    let (schedule, _) = run_plugin(&["schedule", "-n", "shop"]);
+    assert_eq!(code(&schedule), 0, "{}", stderr(&schedule));
+    assert!(
+        stdout(&schedule).contains("shop/db-0                  ·        =        ·\n"),
+        "{}",
+        stdout(&schedule)
+    );
+    // kubectl's failure is the error, exit 2.
+    let (bad, _) = run_plugin(&["why", "nope/web"]);
+    assert_eq!(code(&bad), 2);
+    assert!(stdout(&bad).is_empty());
+}

@@ -17,7 +17,12 @@ use crate::out::print_error;
 /// Reads the inputs, builds the scenario and prints its findings on stderr; an
 /// unreadable input is the exit code.
 pub fn load(c: &Common) -> Result<(Loaded, Scenario), u8> {
-    let l = Loaded::read(c)?;
+    load_for(c, None)
+}
+
+/// [`load`] for one pod (`why POD`): from the cluster, its workload object is read too.
+pub fn load_for(c: &Common, target: Option<&str>) -> Result<(Loaded, Scenario), u8> {
+    let l = Loaded::read_for(c, target)?;
     let s = l.scenario();
     l.report(&s, c.quiet)?;
     Ok((l, s))

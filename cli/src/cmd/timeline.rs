@@ -15,7 +15,7 @@ pub fn run(a: &TimelineArgs) -> u8 {
         Err(code) => return code,
     };
     let pods: Vec<usize> = match &a.pod {
-        Some(q) => match find_pod(&s, q, None) {
+        Some(q) => match find_pod(&s, q, a.common.namespace.as_deref()) {
             Ok(p) => vec![p],
             Err(e) => {
                 print_error(&l.err_style, &e);

@@ -37,7 +37,7 @@ fn at_field(f: &Finding, all: &[Finding]) -> Finding {
 
 /// Runs `validate`.
 pub fn run(a: &ValidateArgs) -> u8 {
-    let l = match Loaded::read(&a.common) {
+    let l = match Loaded::read_for(&a.common, None) {
         Ok(l) => l,
         Err(c) => return c,
     };

@@ -8,18 +8,18 @@ use taintlab_core::scheduling::{FilterPlugin, Verdict};
 use taintlab_core::{Operator, Taint, Toleration};
 use taintlab_scenario::{CellKind, FilterState, Hold, Scenario};
 
-use super::{analyze, emit, load};
+use super::{analyze, emit};
 use crate::load::{Loaded, find_node, find_pod};
 use crate::out::{Style, print_error, raw_field, raw_items};
 use crate::{EXIT_INPUT, EXIT_NO, Format, WhyArgs};
 
 /// Runs `why`.
 pub fn run(a: &WhyArgs) -> u8 {
-    let (l, s) = match load(&a.common) {
+    let (l, s) = match super::load_for(&a.common, Some(&a.pod)) {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let p = match find_pod(&s, &a.pod, a.namespace.as_deref()) {
+    let p = match find_pod(&s, &a.pod, a.common.namespace.as_deref()) {
         Ok(p) => p,
         Err(e) => {
             print_error(&l.err_style, &e);
