@@ -11,6 +11,12 @@
 //!   controller and admission (the origin and location of every toleration), API
 //!   validation at upstream's field paths, the scheduling matrix, the pasted
 //!   FailedScheduling events and every diagnostic with its location ([`Finding`]).
+//! * [`Scenario::placement`] runs the default profile's full filter chain for every pod
+//!   (node affinity, ports, resources against the pasted running pods, preemption,
+//!   scheduling gates, per-node DaemonSet pods; see [`placement`]); its views are
+//!   [`Scenario::placement_cell`], [`Scenario::explain_placement`],
+//!   [`Scenario::pod_scheduling`], [`Scenario::node_resources`] and
+//!   [`Scenario::daemon_check`].
 //! * Per-pair views are computed on demand: [`Scenario::cell`], [`Scenario::explain`],
 //!   [`Scenario::eviction`]; so are the AdmissionRequests and the Kubewarden policy's
 //!   decisions ([`Scenario::policy`]).
@@ -48,9 +54,9 @@ pub use options::{
 };
 pub use pane::{MAX_INPUT_BYTES, PaneKind, Panes, ParsedPane, parse_options, split_combined};
 pub use placement::{
-    CellScores, DaemonPod, FilterState, FilterStep, Hold, NodeResources, Placement, PlacementCell,
-    PlacementExplanation, PodScheduling, ResourceBar, UNMODELLED_FILTER_PLUGINS,
-    UNMODELLED_SCORE_PLUGINS,
+    CellScores, DaemonNodeCheck, DaemonPod, FilterState, FilterStep, Hold, NodeResources,
+    Placement, PlacementCell, PlacementExplanation, PodScheduling, ResourceBar,
+    UNMODELLED_FILTER_PLUGINS, UNMODELLED_SCORE_PLUGINS,
 };
 pub use pods::{DroppedEntry, Origin, PodEntry, PodOrigin, TolerationEntry};
 pub use policy::{

@@ -25,7 +25,9 @@
 //! [`UNMODELLED_SCORE_PLUGINS`]), so the highest combined score is not necessarily the
 //! node the scheduler picks.
 
-use taintlab_core::daemonset::{daemon_pod_taint_check, replace_node_name_node_affinity};
+use taintlab_core::daemonset::{
+    DaemonTaintCheck, daemon_taint_check, replace_node_name_node_affinity,
+};
 use taintlab_core::model::SchedulingPod;
 use taintlab_core::resource::{PODS, Resource, ResourceList, summarize};
 use taintlab_core::scheduling::explain::Explanation;
@@ -37,10 +39,10 @@ use taintlab_core::scheduling::placement::{
 use taintlab_core::scheduling::placement_cluster::{PlacementIndex, PlacementResult};
 use taintlab_core::scheduling::resources::{InsufficientResource, ResourceLine, resource_lines};
 use taintlab_core::scheduling::selector::RequiredNodeAffinity;
-use taintlab_core::{Node, Semantics};
+use taintlab_core::{Node, Semantics, Toleration};
 
 use crate::cluster::NodeEntry;
-use crate::pods::PodEntry;
+use crate::pods::{Origin, PodEntry};
 
 /// The default profile's score plugins this model does not compute. The combined score
 /// of a cell leaves them out, so it does not tell which node the scheduler picks.
@@ -315,15 +317,9 @@ pub(crate) fn build(nodes: &[NodeEntry], pods: &[PodEntry], semantics: Semantics
             if !e.daemon || !p.pod.node_name.is_empty() {
                 return None;
             }
-            let required = RequiredNodeAffinity::of(&p.placement);
-            let host_network = e.workload.as_ref().is_some_and(|w| w.host_network);
             let mut out = Vec::new();
             for (i, node) in node_list.iter().enumerate() {
-                // `NodeShouldRunDaemonPod`: the template's node affinity and taints. The
-                // tolerations already include the controller's.
-                let taints =
-                    daemon_pod_taint_check(&node.taints, &p.pod.tolerations, host_network, gate);
-                if !required.matches_node(node) || !taints.should_run {
+                if !daemon_node_check(e, p, node, gate).should_run {
                     continue;
                 }
                 let mut pod = p.clone();
@@ -394,6 +390,41 @@ pub(crate) fn build(nodes: &[NodeEntry], pods: &[PodEntry], semantics: Semantics
         resources,
         result,
         daemon,
+    }
+}
+
+/// `NodeShouldRunDaemonPod` for a DaemonSet's pod on one node.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DaemonNodeCheck {
+    /// The template's `nodeSelector` and required node affinity match the node.
+    pub node_affinity_matches: bool,
+    /// The taint part (the template's tolerations with the controller's).
+    pub taints: DaemonTaintCheck,
+    /// The controller creates a daemon pod for this node.
+    pub should_run: bool,
+    /// A daemon pod already on the node stays.
+    pub should_continue_running: bool,
+}
+
+/// `NodeShouldRunDaemonPod` (`pkg/controller/daemon/daemon_controller.go`): the pod
+/// the controller would create (`NewPod`: the template with the controller's
+/// tolerations and `spec.nodeName` set to the node, so NodeName always fits) checked
+/// for node affinity and taints. Admission has not run on that pod yet, so only the
+/// written and the controller's tolerations count.
+fn daemon_node_check(e: &PodEntry, p: &SchedulingPod, node: &Node, gate: bool) -> DaemonNodeCheck {
+    let tolerations: Vec<Toleration> = e
+        .tolerations
+        .iter()
+        .filter(|t| matches!(t.origin, Origin::Pod | Origin::DaemonSet))
+        .map(|t| t.toleration.clone())
+        .collect();
+    let node_affinity_matches = RequiredNodeAffinity::of(&p.placement).matches_node(node);
+    let taints = daemon_taint_check(&node.taints, &tolerations, gate);
+    DaemonNodeCheck {
+        node_affinity_matches,
+        should_run: node_affinity_matches && taints.should_run,
+        should_continue_running: node_affinity_matches && taints.should_continue_running,
+        taints,
     }
 }
 
@@ -684,6 +715,21 @@ impl crate::Scenario {
             bars,
             running_pods,
         })
+    }
+
+    /// For a DaemonSet row, whether the controller creates a daemon pod for node `n`
+    /// and keeps one there (`NodeShouldRunDaemonPod`: the template's node affinity and
+    /// taints); `None` for other rows. The scheduling of the pods it creates is in
+    /// [`Placement::daemon_pods`].
+    pub fn daemon_check(&self, p: usize, n: usize) -> Option<DaemonNodeCheck> {
+        self.placement.daemon.get(p)?.as_ref()?;
+        let gate = self.semantics.comparison_operators_enabled();
+        Some(daemon_node_check(
+            self.pods.get(p)?,
+            self.placement.pods.get(p)?,
+            &self.nodes.get(n)?.node,
+            gate,
+        ))
     }
 
     /// Number of nodes pod `p` fits (for a DaemonSet row, the number of daemon pods

@@ -539,6 +539,17 @@ fn daemon_pods_run_where_the_controller_creates_them() {
     assert_eq!(s.cell(0, 0).map(|c| c.kind), Some(CellKind::Schedulable));
     assert_eq!(s.cell(0, 1).and_then(|c| c.hold), Some(Hold::NoDaemonPod));
     assert_eq!(s.cell(0, 2).and_then(|c| c.hold), Some(Hold::NoDaemonPod));
+    let win = s.daemon_check(0, 1).expect("daemon row");
+    assert!(!win.node_affinity_matches && win.taints.should_run && !win.should_run);
+    let tainted = s.daemon_check(0, 2).expect("daemon row");
+    assert!(tainted.node_affinity_matches && !tainted.should_run);
+    // A NoSchedule taint does not evict a daemon pod already there.
+    assert!(tainted.should_continue_running);
+    assert_eq!(
+        tainted.taints.blocking_taint.map(|t| t.key),
+        Some("dedicated".to_string())
+    );
+    assert!(s.daemon_check(0, 0).is_some_and(|c| c.should_run));
     assert_eq!(s.message(0), None);
     assert_eq!(s.feasible_nodes(0), Some(1));
     // The shortcut for a daemon pod that fits its node agrees with the whole cycle.
