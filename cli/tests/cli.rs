@@ -731,3 +731,51 @@ fn the_plugin_reads_the_cluster_through_the_users_kubectl() {
     assert_eq!(code(&bad), 2);
     assert!(stdout(&bad).is_empty());
 }
+
+/// The shared fixture table (tests/parity/pastes, the playground/npm parity pastes):
+/// `schedule -o json` prints npm `analyze(text)` token for token, and a paste the input
+/// layer cannot read is exit 2 with nothing on stdout.
+#[test]
+fn the_parity_pastes_give_npm_analyzes_json() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/parity/pastes");
+    let mut pastes: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("the parity pastes")
+        .map(|e| e.unwrap().path())
+        .collect();
+    pastes.sort();
+    assert!(pastes.len() >= 30, "{}", pastes.len());
+    let (mut compared, mut unreadable) = (0, 0);
+    for paste in &pastes {
+        let text = std::fs::read_to_string(paste).unwrap();
+        let o = run(&["schedule", "-o", "json", "-f", paste.to_str().unwrap()]);
+        let npm = npm_analyze(serde_json::json!(text));
+        let v: serde_json::Value = serde_json::from_str(&npm).unwrap();
+        let fatal = v["diagnostics"].as_array().unwrap().iter().any(|d| {
+            d["severity"] == "error"
+                && !["validation", "kubectl", "admission", "scheduling"]
+                    .contains(&d["code"].as_str().unwrap())
+                && !(["invalid-value", "missing-field"].contains(&d["code"].as_str().unwrap())
+                    && d["location"]["path"]
+                        .as_str()
+                        .is_some_and(|p| !p.is_empty()))
+        });
+        if code(&o) == 2 {
+            assert!(
+                fatal,
+                "{}: exit 2 without an unreadable part: {}",
+                paste.display(),
+                stderr(&o)
+            );
+            assert!(stdout(&o).is_empty(), "{}", paste.display());
+            unreadable += 1;
+            continue;
+        }
+        assert_eq!(code(&o), 0, "{}: {}", paste.display(), stderr(&o));
+        assert_eq!(compact(&stdout(&o)), compact(&npm), "{}", paste.display());
+        compared += 1;
+    }
+    assert!(
+        compared >= 25 && unreadable >= 2,
+        "{compared} compared, {unreadable} unreadable"
+    );
+}
