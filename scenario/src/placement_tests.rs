@@ -702,3 +702,152 @@ fn pasted_yaml_alone_gives_the_clusters_answers() {
     assert_eq!(s.message(0), None);
     assert_eq!(s.cell(0, 0).map(|c| c.kind), Some(CellKind::Schedulable));
 }
+
+/// xorshift64*: a fixed-seed generator, so the random clusters are the same every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+fn random_text(r: &mut Rng) -> String {
+    let mut t = String::new();
+    let nodes = 1 + r.below(5);
+    for i in 0..nodes {
+        t.push_str(&format!(
+            "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: n{i}\n  labels: {{pool: p{}, zone: z{}}}\nspec:\n  unschedulable: {}\n",
+            r.below(3),
+            r.below(2),
+            r.below(6) == 0
+        ));
+        if r.below(2) == 0 {
+            t.push_str(&format!(
+                "  taints: [{{key: team, value: t{}, effect: NoSchedule}}]\n",
+                r.below(2)
+            ));
+        }
+        if r.below(4) != 0 {
+            t.push_str(&format!(
+                "status:\n  allocatable: {{cpu: '{}', memory: 4Gi, pods: '{}'}}\n",
+                1 + r.below(3),
+                1 + r.below(4)
+            ));
+        }
+    }
+    for b in 0..r.below(5) {
+        t.push_str(&format!(
+            "---\napiVersion: v1\nkind: Pod\nmetadata: {{name: run-{b}}}\nspec:\n  nodeName: n{}\n  priority: {}\n  containers: [{{name: c, image: x, ports: [{{containerPort: 80, hostPort: {}}}], resources: {{requests: {{cpu: {}00m}}}}}}]\nstatus: {{phase: {}}}\n",
+            r.below(nodes),
+            r.below(3) * 100,
+            8080 + r.below(2),
+            1 + r.below(9),
+            if r.below(5) == 0 { "Succeeded" } else { "Running" }
+        ));
+    }
+    for p in 0..1 + r.below(5) {
+        t.push_str(&format!(
+            "---\napiVersion: v1\nkind: Pod\nmetadata: {{name: pod-{p}}}\nspec:\n  priority: {}\n",
+            r.below(3) * 100
+        ));
+        if r.below(2) == 0 {
+            t.push_str(&format!("  nodeSelector: {{pool: p{}}}\n", r.below(4)));
+        }
+        if r.below(2) == 0 {
+            t.push_str(&format!(
+                "  tolerations: [{{key: team, value: t{}, effect: NoSchedule}}]\n",
+                r.below(2)
+            ));
+        }
+        t.push_str(&format!(
+            "  containers: [{{name: c, image: x, ports: [{{containerPort: 80, hostPort: {}}}], resources: {{requests: {{cpu: {}00m}}}}}}]\n",
+            if r.below(3) == 0 { 8080 } else { 0 },
+            r.below(12)
+        ));
+    }
+    if r.below(3) == 0 {
+        t.push_str(&format!(
+            "---\napiVersion: apps/v1\nkind: DaemonSet\nmetadata: {{name: agent}}\nspec:\n  template:\n    spec:\n      nodeSelector: {{zone: z{}}}\n      containers: [{{name: c, image: x, resources: {{requests: {{cpu: 500m}}}}}}]\n",
+            r.below(2)
+        ));
+    }
+    t
+}
+
+#[test]
+fn random_clusters_agree_with_the_per_pair_cycle() {
+    use taintlab_core::scheduling::placement::schedule_one;
+    let mut r = Rng(0x5eed_1234_abcd_0001);
+    let mut seen: std::collections::BTreeSet<FilterPlugin> = std::collections::BTreeSet::new();
+    let (mut nominated, mut daemon_pods, mut placed_cells) = (0, 0, 0);
+    for round in 0..300 {
+        let text = random_text(&mut r);
+        let version = [25u16, 27, 30, 31, 34, 37][round % 6];
+        let mut o = options();
+        o.semantics = Semantics::at(KubeVersion::new(version, 0));
+        let s = Scenario::from_text(&text, &o);
+        let nodes: Vec<taintlab_core::Node> = s.nodes.iter().map(|n| n.node.clone()).collect();
+        for p in 0..s.pods.len() {
+            if let Some(d) = s.placement.daemon_pods(p) {
+                daemon_pods += d.len();
+                continue;
+            }
+            if s.pod_scheduling(p).is_some_and(|x| x.nomination.is_some()) {
+                nominated += 1;
+            }
+            let naive = schedule_one(
+                &s.placement.pods[p],
+                &nodes,
+                &s.placement.states,
+                s.placement.options,
+            );
+            assert_eq!(
+                s.pod_scheduling(p).map(|x| x.outcome),
+                Some(naive.outcome.clone()),
+                "{text}"
+            );
+            for (n, expected) in naive.nodes.iter().enumerate() {
+                let cell = s.placement_cell(p, n).expect("cell");
+                assert_eq!(&cell.outcome, expected, "{text}");
+                let view = s.cell(p, n).expect("cell");
+                // Blocked exactly when the chain does not place the pod there.
+                let placed = expected.is_feasible();
+                let bound = s.pods[p].pod.node_name.is_empty().then_some(()).is_none();
+                assert_eq!(
+                    matches!(view.kind, CellKind::Schedulable | CellKind::Penalized),
+                    placed && !bound,
+                    "{text}"
+                );
+                // A selector on a pool no node has never fits.
+                if s.placement.pods[p]
+                    .placement
+                    .node_selector
+                    .get("pool")
+                    .is_some_and(|v| v == "p3")
+                {
+                    assert!(!placed, "{text}");
+                }
+                seen.extend(cell.rejected_by_all.iter().copied());
+                placed_cells += usize::from(placed && !bound);
+                // A resource rejection always names what falls short.
+                if cell
+                    .rejected_by_all
+                    .contains(&FilterPlugin::NodeResourcesFit)
+                {
+                    assert!(!cell.insufficient.is_empty(), "{text}");
+                    assert!(
+                        cell.insufficient.iter().all(|i| i.shortfall() > 0),
+                        "{text}"
+                    );
+                }
+            }
+        }
+    }
+}
