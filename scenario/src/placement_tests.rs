@@ -850,4 +850,10 @@ fn random_clusters_agree_with_the_per_pair_cycle() {
             }
         }
     }
+    // The random clusters exercise every filter but NodeName (it only rejects pods
+    // already bound, which bypass the scheduler), preemption and daemon pods.
+    assert_eq!(seen.len(), 5, "{seen:?}");
+    assert!(nominated > 0, "no nomination");
+    assert!(daemon_pods > 0, "no daemon pod");
+    assert!(placed_cells > 0, "nothing placed");
 }
