@@ -113,7 +113,7 @@ impl Loaded {
                 },
             ],
         };
-        let daemon_set = match c.daemonset {
+        let daemon_set = match c.daemonset.unwrap_or(DaemonSet::Auto) {
             DaemonSet::Auto => None,
             DaemonSet::All => Some(true),
             DaemonSet::None => Some(false),

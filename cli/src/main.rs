@@ -10,6 +10,7 @@
 //! be read.
 
 mod cmd;
+mod config;
 mod input;
 mod kube;
 mod load;
@@ -137,6 +138,21 @@ Examples:
     },
 }
 
+impl Command {
+    /// The input and modelling flags of the command, when it has them.
+    fn common_mut(&mut self) -> Option<&mut Common> {
+        match self {
+            Command::Why(a) => Some(&mut a.common),
+            Command::Schedule(a) => Some(&mut a.common),
+            Command::Validate(a) => Some(&mut a.common),
+            Command::Check(a) => Some(&mut a.common),
+            Command::Timeline(a) => Some(&mut a.common),
+            Command::Policy(PolicyCommand::Check(a)) => Some(&mut a.common),
+            Command::Policy(PolicyCommand::Run(_)) | Command::Completion { .. } => None,
+        }
+    }
+}
+
 /// The Kubewarden policy's commands.
 #[derive(Subcommand, Debug)]
 pub enum PolicyCommand {
@@ -202,12 +218,16 @@ pub struct Common {
     /// Skip admission (pods from `kubectl get -o yaml` already went through it).
     #[arg(long)]
     pub no_admission: bool,
-    /// Which pods get the DaemonSet controller's tolerations.
-    #[arg(long, value_enum, default_value_t = DaemonSet::Auto)]
-    pub daemonset: DaemonSet,
-    /// Colour.
-    #[arg(long, value_enum, default_value_t = Color::Auto)]
-    pub color: Color,
+    /// Which pods get the DaemonSet controller's tolerations [default: auto].
+    #[arg(long, value_enum)]
+    pub daemonset: Option<DaemonSet>,
+    /// Colour [default: auto].
+    #[arg(long, value_enum)]
+    pub color: Option<Color>,
+    /// Defaults for these flags (YAML or JSON); without it $TAINTLAB_CONFIG, then
+    /// $XDG_CONFIG_HOME/taintlab/config.yaml (~/.config/taintlab/config.yaml) when it exists.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
     /// Print only errors on stderr (no warnings).
     #[arg(short, long)]
     pub quiet: bool,
@@ -323,9 +343,9 @@ pub struct PolicyRunArgs {
     /// Output format.
     #[arg(short, long, value_enum, default_value_t = GateFormat::Text)]
     pub output: GateFormat,
-    /// Colour.
-    #[arg(long, value_enum, default_value_t = Color::Auto)]
-    pub color: Color,
+    /// Colour [default: auto].
+    #[arg(long, value_enum)]
+    pub color: Option<Color>,
 }
 
 /// `taintlab policy check`.
@@ -381,7 +401,14 @@ fn main() -> ExitCode {
         Ok(c) => c,
         Err(e) => e.exit(),
     };
-    let code = match cli.command {
+    let mut command = cli.command;
+    if let Some(c) = command.common_mut()
+        && let Err(e) = config::apply(c)
+    {
+        out::print_error(&out::Style::stderr(c.color), &e);
+        return ExitCode::from(EXIT_INPUT);
+    }
+    let code = match command {
         Command::Why(a) => cmd::why::run(&a),
         Command::Schedule(a) => cmd::schedule::run(&a),
         Command::Validate(a) => cmd::validate::run(&a),

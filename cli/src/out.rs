@@ -17,7 +17,8 @@ pub struct Style {
     on: bool,
 }
 
-fn color_on(c: Color, terminal: bool) -> bool {
+fn color_on(c: Option<Color>, terminal: bool) -> bool {
+    let c = c.unwrap_or(Color::Auto);
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     match c {
         Color::Always => true,
@@ -28,14 +29,14 @@ fn color_on(c: Color, terminal: bool) -> bool {
 
 impl Style {
     /// For standard output.
-    pub fn stdout(c: Color) -> Self {
+    pub fn stdout(c: Option<Color>) -> Self {
         Self {
             on: color_on(c, std::io::stdout().is_terminal()),
         }
     }
 
     /// For standard error.
-    pub fn stderr(c: Color) -> Self {
+    pub fn stderr(c: Option<Color>) -> Self {
         Self {
             on: color_on(c, std::io::stderr().is_terminal()),
         }

@@ -28,6 +28,8 @@ fn run_with(args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) -> Output 
         .current_dir(fixtures())
         .env_remove("NO_COLOR")
         .env_remove("COLUMNS")
+        .env_remove("TAINTLAB_CONFIG")
+        .env("XDG_CONFIG_HOME", fixtures().join("no-such-config-dir"))
         .stdin(if stdin.is_some() {
             Stdio::piped()
         } else {
@@ -663,6 +665,8 @@ fn run_plugin(args: &[&str]) -> (Output, String) {
         .env("PATH", path)
         .env("TAINTLAB_KUBECTL_LOG", &log)
         .env_remove("NO_COLOR")
+        .env_remove("TAINTLAB_CONFIG")
+        .env("XDG_CONFIG_HOME", fixtures().join("no-such-config-dir"))
         .stdin(Stdio::null())
         .output()
         .expect("the plugin runs");
@@ -778,4 +782,70 @@ fn the_parity_pastes_give_npm_analyzes_json() {
         compared >= 25 && unreadable >= 2,
         "{compared} compared, {unreadable} unreadable"
     );
+}
+
+#[test]
+fn a_config_file_sets_defaults_and_flags_win() {
+    let dir = std::env::temp_dir().join(format!("taintlab-config-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("taintlab")).unwrap();
+    let file = dir.join("taintlab/config.yaml");
+    std::fs::write(
+        &file,
+        "kubernetesVersion: \"1.30\"\nadmission: false\ncolor: never\n",
+    )
+    .unwrap();
+    let xdg = dir.to_str().unwrap();
+    let version = |o: &Output| -> serde_json::Value {
+        serde_json::from_str::<serde_json::Value>(&stdout(o)).unwrap()["kubernetesVersion"].clone()
+    };
+    let o = run_with(
+        &["schedule", "-f", "mix.yaml", "-o", "json"],
+        None,
+        &[("XDG_CONFIG_HOME", xdg)],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(version(&o), "1.30.0");
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["admission"], false);
+    let flag = run_with(
+        &[
+            "schedule",
+            "-f",
+            "mix.yaml",
+            "-o",
+            "json",
+            "--kubernetes-version",
+            "1.31",
+        ],
+        None,
+        &[("XDG_CONFIG_HOME", xdg)],
+    );
+    assert_eq!(version(&flag), "1.31.0");
+    let explicit = run_with(
+        &[
+            "schedule",
+            "-f",
+            "mix.yaml",
+            "-o",
+            "json",
+            "--config",
+            file.to_str().unwrap(),
+        ],
+        None,
+        &[],
+    );
+    assert_eq!(version(&explicit), "1.30.0");
+    std::fs::write(&file, "kubernetesVersoin: \"1.30\"\n").unwrap();
+    let bad = run_with(
+        &["schedule", "-f", "mix.yaml"],
+        None,
+        &[("XDG_CONFIG_HOME", xdg)],
+    );
+    assert_eq!(code(&bad), 2);
+    assert!(
+        stderr(&bad).contains("unknown key \"kubernetesVersoin\""),
+        "{}",
+        stderr(&bad)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
