@@ -849,3 +849,41 @@ fn a_config_file_sets_defaults_and_flags_win() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_large_input_without_a_terminal_prints_no_status_line() {
+    let pad = "x".repeat(80_000);
+    let items: Vec<String> = (0..60)
+        .map(|i| {
+            format!(
+                r#"{{"apiVersion":"v1","kind":"Node","metadata":{{"name":"n{i}","annotations":{{"pad":"{pad}"}}}},"spec":{{"taints":[{{"key":"a","value":"b","effect":"NoSchedule"}}]}}}}"#
+            )
+        })
+        .collect();
+    let nodes = format!(
+        r#"{{"apiVersion":"v1","kind":"List","items":[{}]}}"#,
+        items.join(",")
+    );
+    assert!(nodes.len() > 4_000_000);
+    let o = run_with(
+        &[
+            "why",
+            "web",
+            "-f",
+            "manifests/web.yaml",
+            "--nodes",
+            "-",
+            "-q",
+        ],
+        Some(&nodes),
+        &[],
+    );
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("0/60 nodes are available: 60 node(s) had untolerated taint(s)."),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stdout(&o).contains("n0 and 59 more"), "{}", stdout(&o));
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+}
