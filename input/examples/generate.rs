@@ -1,7 +1,8 @@
 //! Writes `kubectl get nodes -o json` and `-o yaml` for N realistic nodes (default
-//! 5,000), for benchmarks and memory measurements.
+//! 5,000), and with PODS also `kubectl get pods -A -o json` for that many pods, for
+//! benchmarks, profiling and memory measurements.
 //!
-//! `cargo run --release -p taintlab-input --example generate -- DIR [N]`
+//! `cargo run --release -p taintlab-input --example generate -- DIR [N] [PODS]`
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -17,4 +18,10 @@ fn main() {
         json.len(),
         yaml.len()
     );
+    if let Some(pods) = args.get(2).and_then(|s| s.parse::<usize>().ok()) {
+        let json =
+            taintlab_input::sample::to_kubectl_json(&taintlab_input::sample::pods_list(pods));
+        std::fs::write(format!("{dir}/pods.json"), &json).expect("writable directory");
+        println!("{pods} pods: JSON {} bytes", json.len());
+    }
 }

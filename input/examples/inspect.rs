@@ -20,7 +20,7 @@ fn main() {
     }
     let opts = taintlab_input::Options {
         limits: taintlab_input::Limits {
-            max_input_bytes: 256 * 1024 * 1024,
+            max_input_bytes: 1024 * 1024 * 1024,
             ..Default::default()
         },
         ..Default::default()

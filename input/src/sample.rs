@@ -1,4 +1,5 @@
-//! A deterministic generator of realistic `kubectl get nodes -o json|yaml` output, for
+//! A deterministic generator of realistic `kubectl get nodes -o json|yaml` (and
+//! `kubectl get pods -A -o json`) output, for
 //! benchmarks, memory measurements and tests: full node objects with annotations,
 //! labels, taints, addresses, capacity, conditions, daemon endpoints, images and
 //! node info, formatted the way kubectl prints them (sorted keys; 4-space JSON).
@@ -239,6 +240,207 @@ pub fn nodes_list(count: usize) -> Value {
     json!({
         "apiVersion": "v1",
         "items": (0..count).map(node).collect::<Vec<_>>(),
+        "kind": "List",
+        "metadata": {"resourceVersion": ""}
+    })
+}
+
+/// One running pod, as `kubectl get pods -A -o json` prints it (about 12.9 KB as 4-space
+/// JSON): labels, annotations and an owner reference; one or two containers with
+/// environment, ports, probes, resources and mounts; the default not-ready/unreachable
+/// tolerations plus a pool toleration on some; `nodeName`; and a status with
+/// conditions, container statuses, IPs, phase, QoS class and start time.
+pub fn pod(i: usize) -> Value {
+    let mut r = Rng(0xD1B5_4A32_D192_ED03 ^ (i as u64).wrapping_mul(0x1000_0000_01B3));
+    let team = TEAMS[i % TEAMS.len()];
+    let app = format!("{team}-svc-{}", i / 40 % 50);
+    let rs = format!("{app}-{}", r.hex(10));
+    let name = format!("{rs}-{}", r.hex(5));
+    let ns = format!("{team}-prod");
+    let node = format!(
+        "ip-10-{}-{}-{}.eu-west-1.compute.internal",
+        (i / 7) / 65536 % 256,
+        (i / 7) / 256 % 256,
+        (i / 7) % 256
+    );
+    let uid = format!(
+        "{}-{}-{}-{}-{}",
+        r.hex(8),
+        r.hex(4),
+        r.hex(4),
+        r.hex(4),
+        r.hex(12)
+    );
+    let created = format!(
+        "2025-06-{:02}T{:02}:{:02}:{:02}Z",
+        1 + i % 28,
+        i % 24,
+        i % 60,
+        (i * 7) % 60
+    );
+    let cpu = ["100m", "250m", "500m", "1", "2"][i % 5];
+    let mem = ["128Mi", "256Mi", "512Mi", "1Gi", "2Gi"][i % 5];
+    let mut tolerations = vec![
+        json!({"effect": "NoExecute", "key": "node.kubernetes.io/not-ready", "operator": "Exists", "tolerationSeconds": 300}),
+        json!({"effect": "NoExecute", "key": "node.kubernetes.io/unreachable", "operator": "Exists", "tolerationSeconds": 300}),
+    ];
+    if i.is_multiple_of(4) {
+        tolerations.insert(
+            0,
+            json!({"effect": "NoSchedule", "key": "nvidia.com/gpu", "operator": "Equal", "value": "present"}),
+        );
+    }
+    let container = |cname: &str, image: String, port: u64, r: &mut Rng| {
+        json!({
+            "env": [
+                {"name": "APP_NAME", "value": app},
+                {"name": "POD_NAME", "valueFrom": {"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.name"}}},
+                {"name": "POD_NAMESPACE", "valueFrom": {"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.namespace"}}},
+                {"name": "LOG_LEVEL", "value": "info"},
+                {"name": "OTEL_EXPORTER_OTLP_ENDPOINT", "value": "http://otel-collector.observability.svc:4317"}
+            ],
+            "image": image,
+            "imagePullPolicy": "IfNotPresent",
+            "livenessProbe": {
+                "failureThreshold": 3,
+                "httpGet": {"path": "/healthz", "port": port, "scheme": "HTTP"},
+                "initialDelaySeconds": 10,
+                "periodSeconds": 10,
+                "successThreshold": 1,
+                "timeoutSeconds": 1
+            },
+            "name": cname,
+            "ports": [{"containerPort": port, "name": "http", "protocol": "TCP"}],
+            "readinessProbe": {
+                "failureThreshold": 3,
+                "httpGet": {"path": "/ready", "port": port, "scheme": "HTTP"},
+                "periodSeconds": 5,
+                "successThreshold": 1,
+                "timeoutSeconds": 1
+            },
+            "resources": {
+                "limits": {"memory": mem},
+                "requests": {"cpu": cpu, "memory": mem}
+            },
+            "securityContext": {"allowPrivilegeEscalation": false, "readOnlyRootFilesystem": true, "runAsNonRoot": true},
+            "terminationMessagePath": "/dev/termination-log",
+            "terminationMessagePolicy": "File",
+            "volumeMounts": [
+                {"mountPath": "/var/run/secrets/kubernetes.io/serviceaccount", "name": format!("kube-api-access-{}", r.hex(5)), "readOnly": true}
+            ]
+        })
+    };
+    let mut containers = vec![container(
+        "app",
+        format!(
+            "123456789012.dkr.ecr.eu-west-1.amazonaws.com/{team}/{app}:v1.{}.{}",
+            i % 30,
+            i % 7
+        ),
+        8080,
+        &mut r,
+    )];
+    if i.is_multiple_of(3) {
+        containers.push(container(
+            "envoy",
+            "envoyproxy/envoy:v1.31.2".to_string(),
+            15000,
+            &mut r,
+        ));
+    }
+    let statuses: Vec<Value> = containers
+        .iter()
+        .map(|c| {
+            json!({
+                "containerID": format!("containerd://{}", r.hex(64)),
+                "image": c["image"],
+                "imageID": format!("docker.io/library/image@sha256:{}", r.hex(64)),
+                "lastState": {},
+                "name": c["name"],
+                "ready": true,
+                "restartCount": r.below(3),
+                "started": true,
+                "state": {"running": {"startedAt": created}}
+            })
+        })
+        .collect();
+    let cond = |t: &str| json!({"lastProbeTime": null, "lastTransitionTime": created, "status": "True", "type": t});
+    let ip = format!("10.{}.{}.{}", 100 + i % 50, i / 256 % 256, i % 256);
+    json!({
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {
+            "annotations": {
+                "kubectl.kubernetes.io/restartedAt": created,
+                "prometheus.io/port": "8080",
+                "prometheus.io/scrape": "true"
+            },
+            "creationTimestamp": created,
+            "generateName": format!("{rs}-"),
+            "labels": {
+                "app.kubernetes.io/name": app,
+                "app.kubernetes.io/part-of": team,
+                "pod-template-hash": r.hex(10),
+                "team": team
+            },
+            "name": name,
+            "namespace": ns,
+            "ownerReferences": [{
+                "apiVersion": "apps/v1",
+                "blockOwnerDeletion": true,
+                "controller": true,
+                "kind": "ReplicaSet",
+                "name": rs,
+                "uid": format!("{}-{}-{}-{}-{}", r.hex(8), r.hex(4), r.hex(4), r.hex(4), r.hex(12))
+            }],
+            "resourceVersion": format!("{}", 10_000_000 + i * 13),
+            "uid": uid
+        },
+        "spec": {
+            "containers": containers,
+            "dnsPolicy": "ClusterFirst",
+            "enableServiceLinks": true,
+            "nodeName": node,
+            "preemptionPolicy": "PreemptLowerPriority",
+            "priority": 0,
+            "restartPolicy": "Always",
+            "schedulerName": "default-scheduler",
+            "securityContext": {"fsGroup": 2000},
+            "serviceAccount": app,
+            "serviceAccountName": app,
+            "terminationGracePeriodSeconds": 30,
+            "tolerations": tolerations,
+            "volumes": [{
+                "name": "kube-api-access",
+                "projected": {
+                    "defaultMode": 420,
+                    "sources": [
+                        {"serviceAccountToken": {"expirationSeconds": 3607, "path": "token"}},
+                        {"configMap": {"items": [{"key": "ca.crt", "path": "ca.crt"}], "name": "kube-root-ca.crt"}},
+                        {"downwardAPI": {"items": [{"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.namespace"}, "path": "namespace"}]}}
+                    ]
+                }
+            }]
+        },
+        "status": {
+            "conditions": [cond("PodReadyToStartContainers"), cond("Initialized"), cond("Ready"), cond("ContainersReady"), cond("PodScheduled")],
+            "containerStatuses": statuses,
+            "hostIP": format!("10.0.{}.{}", i / 7 / 256 % 256, i / 7 % 256),
+            "hostIPs": [{"ip": format!("10.0.{}.{}", i / 7 / 256 % 256, i / 7 % 256)}],
+            "phase": "Running",
+            "podIP": ip,
+            "podIPs": [{"ip": ip}],
+            "qosClass": "Burstable",
+            "startTime": created
+        }
+    })
+}
+
+/// `kubectl get pods -A -o json` for `count` pods.
+pub fn pods_list(count: usize) -> Value {
+    json!({
+        "apiVersion": "v1",
+        "items": (0..count).map(pod).collect::<Vec<_>>(),
         "kind": "List",
         "metadata": {"resourceVersion": ""}
     })
