@@ -54,8 +54,8 @@ pub use options::{
 };
 pub use pane::{MAX_INPUT_BYTES, PaneKind, Panes, ParsedPane, parse_options, split_combined};
 pub use placement::{
-    CellScores, DaemonNodeCheck, DaemonPod, FilterState, FilterStep, Hold, NodeResources,
-    Placement, PlacementCell, PlacementExplanation, PodScheduling, ResourceBar,
+    CellScores, DaemonNodeCheck, DaemonPod, FilterState, FilterStep, Hold, LabelCheck,
+    NodeResources, Placement, PlacementCell, PlacementExplanation, PodScheduling, ResourceBar,
     UNMODELLED_FILTER_PLUGINS, UNMODELLED_SCORE_PLUGINS,
 };
 pub use pods::{DroppedEntry, Origin, PodEntry, PodOrigin, TolerationEntry};

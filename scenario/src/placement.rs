@@ -28,7 +28,7 @@
 use taintlab_core::daemonset::{
     DaemonTaintCheck, daemon_taint_check, replace_node_name_node_affinity,
 };
-use taintlab_core::model::SchedulingPod;
+use taintlab_core::model::{HostPort, SchedulingPod};
 use taintlab_core::resource::{PODS, Resource, ResourceList, summarize};
 use taintlab_core::scheduling::explain::Explanation;
 use taintlab_core::scheduling::filter::{Code, FilterPlugin, Status};
@@ -38,7 +38,7 @@ use taintlab_core::scheduling::placement::{
 };
 use taintlab_core::scheduling::placement_cluster::{PlacementIndex, PlacementResult};
 use taintlab_core::scheduling::resources::{InsufficientResource, ResourceLine, resource_lines};
-use taintlab_core::scheduling::selector::RequiredNodeAffinity;
+use taintlab_core::scheduling::selector::{ParsedTerm, RequiredNodeAffinity};
 use taintlab_core::{Node, Semantics, Toleration};
 
 use crate::cluster::NodeEntry;
@@ -48,6 +48,12 @@ use crate::pods::{Origin, PodEntry};
 /// of a cell leaves them out, so it does not tell which node the scheduler picks.
 pub const UNMODELLED_SCORE_PLUGINS: [&str; 3] =
     ["ImageLocality", "InterPodAffinity", "PodTopologySpread"];
+
+/// The plain statement a view shows next to scores.
+pub const SCORES_NOTE: &str = "Scores shown: TaintToleration (weight 3), NodeAffinity (weight 2), \
+NodeResourcesFit and NodeResourcesBalancedAllocation (weight 1 each). Not modelled: ImageLocality, \
+InterPodAffinity and PodTopologySpread, so the highest combined score is not necessarily the node \
+the scheduler picks.";
 
 /// The default profile's filter plugins this model does not run: a real scheduler may
 /// still reject a node this model accepts when a pod uses volumes, pod (anti-)affinity,
@@ -213,6 +219,32 @@ pub struct PlacementExplanation {
     pub resources: Option<Vec<ResourceLine>>,
     /// The taint-by-taint view (which toleration covered which taint).
     pub taints: Explanation,
+    /// Each `spec.nodeSelector` entry against the node's labels.
+    pub node_selector: Vec<LabelCheck>,
+    /// Each required node-affinity term (in pod order, empty terms included) and
+    /// whether it matches the node (terms are ORed; a term that does not parse never
+    /// matches). Empty without required node affinity.
+    pub affinity_terms: Vec<bool>,
+    /// The pod's host ports already in use on the node (by the running pods).
+    pub port_conflicts: Vec<HostPort>,
+}
+
+/// One `nodeSelector` entry on one node.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct LabelCheck {
+    /// The label key.
+    pub key: String,
+    /// The value the pod asks for.
+    pub wanted: String,
+    /// The node's value, `None` when the node has no such label.
+    pub node_value: Option<String>,
+}
+
+impl LabelCheck {
+    /// True when the node has the label with the wanted value.
+    pub fn matches(&self) -> bool {
+        self.node_value.as_deref() == Some(self.wanted.as_str())
+    }
 }
 
 /// What happens to one pod.
@@ -638,11 +670,44 @@ impl crate::Scenario {
             }
             _ => not_evaluated(),
         };
+        let node_selector = pod
+            .placement
+            .node_selector
+            .iter()
+            .map(|(k, v)| LabelCheck {
+                key: k.clone(),
+                wanted: v.clone(),
+                node_value: node.node.labels.get(k).cloned(),
+            })
+            .collect();
+        // An empty term matches nothing (`NewLazyErrorNodeSelector` drops it).
+        let affinity_terms = pod
+            .placement
+            .required_node_affinity()
+            .map(|ns| {
+                ns.node_selector_terms
+                    .iter()
+                    .map(|t| {
+                        (!t.match_expressions.is_empty() || !t.match_fields.is_empty())
+                            && ParsedTerm::parse(t).matches(&node.node.name, &node.node.labels)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let port_conflicts = prep
+            .wanted_ports
+            .iter()
+            .filter(|p| state.used_ports.conflicts(p))
+            .cloned()
+            .collect();
         Some(PlacementExplanation {
             cell,
             filters,
             resources,
             taints,
+            node_selector,
+            affinity_terms,
+            port_conflicts,
         })
     }
 

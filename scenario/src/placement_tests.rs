@@ -145,6 +145,21 @@ fn the_dedicated_nodes_recipe_lands_only_on_its_pool() {
             .iter()
             .all(|(_, s)| **s == FilterState::NotEvaluated)
     );
+    // Which selector entry fails where.
+    let on_payments = s.explain_placement(1, 0).expect("explain");
+    assert_eq!(on_payments.node_selector.len(), 1);
+    assert_eq!(on_payments.node_selector[0].key, "disktype");
+    assert_eq!(on_payments.node_selector[0].node_value, None);
+    assert!(!on_payments.node_selector[0].matches());
+    let api_on_payments = s.explain_placement(0, 0).expect("explain");
+    assert!(api_on_payments.node_selector[0].matches());
+    assert!(api_on_payments.affinity_terms.is_empty());
+    assert!(
+        api_on_payments
+            .filters
+            .iter()
+            .all(|f| f.state == FilterState::Passed || f.state == FilterState::NotChecked)
+    );
     // No allocatable pasted: resources unknown, nothing requested, so no finding.
     assert!(!s.placement_cell(0, 0).expect("cell").resources_checked);
     assert!(
@@ -443,6 +458,17 @@ fn bound_pods_hold_their_host_ports() {
         vec!["node(s) didn't have free ports for the requested pod ports".to_string()]
     );
     assert_eq!(s.cell(1, 1).map(|c| c.kind), Some(CellKind::Schedulable));
+    let x = s.explain_placement(1, 0).expect("explain");
+    assert_eq!(
+        x.port_conflicts,
+        vec![taintlab_core::model::HostPort::new(8080, "TCP", "")]
+    );
+    assert!(
+        s.explain_placement(1, 1)
+            .expect("explain")
+            .port_conflicts
+            .is_empty()
+    );
     assert_eq!(s.cell(0, 0).map(|c| c.kind), Some(CellKind::BoundHere));
     assert_eq!(
         s.placement_cell(0, 1).and_then(|c| c.hold),
@@ -856,4 +882,20 @@ fn random_clusters_agree_with_the_per_pair_cycle() {
     assert!(nominated > 0, "no nomination");
     assert!(daemon_pods > 0, "no daemon pod");
     assert!(placed_cells > 0, "nothing placed");
+}
+
+#[test]
+fn required_affinity_terms_are_shown_one_by_one() {
+    let s = Scenario::from_text(
+        "apiVersion: v1\nkind: Node\nmetadata:\n  name: b-1\n  labels: {zone: b}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: zoned}\nspec:\n  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms:\n        - matchExpressions: [{key: zone, operator: In, values: [a]}]\n        - matchExpressions: [{key: zone, operator: In, values: [b]}]\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: nowhere}\nspec:\n  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms:\n        - matchExpressions: [{key: zone, operator: NotIn, values: [b]}]\n",
+        &options(),
+    );
+    let x = s.explain_placement(0, 0).expect("explain");
+    assert_eq!(x.affinity_terms, vec![false, true]);
+    assert!(x.cell.scores.is_some());
+    let y = s.explain_placement(1, 0).expect("explain");
+    assert_eq!(y.affinity_terms, vec![false]);
+    assert_eq!(y.cell.rejected_by, Some(FilterPlugin::NodeAffinity));
+    assert!(matches!(y.filters[3].state, FilterState::Failed(_)));
+    assert_eq!(y.filters[4].state, FilterState::NotEvaluated);
 }
