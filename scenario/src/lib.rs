@@ -54,7 +54,7 @@ pub use options::{
 };
 pub use pane::{MAX_INPUT_BYTES, PaneKind, Panes, ParsedPane, parse_options, split_combined};
 pub use placement::{
-    CellScores, DaemonNodeCheck, DaemonPod, FilterState, FilterStep, Hold, LabelCheck,
+    CellScores, DaemonNodeCheck, DaemonPod, EventTrace, FilterState, FilterStep, Hold, LabelCheck,
     NodeResources, Placement, PlacementCell, PlacementExplanation, PodScheduling, ResourceBar,
     UNMODELLED_FILTER_PLUGINS, UNMODELLED_SCORE_PLUGINS,
 };

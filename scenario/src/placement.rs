@@ -289,6 +289,30 @@ pub struct NodeResources {
     pub running_pods: usize,
 }
 
+/// A pasted FailedScheduling event traced back to the pasted cluster.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventTrace {
+    /// The pod it is about: the first pod whose computed message is the event's
+    /// message, else the pod the event names (`pod/web-0`, `ns/name`, `name`).
+    pub pod: Option<usize>,
+    /// True when that pod's computed message is exactly the event's.
+    pub reproduced: bool,
+    /// Each counted reason of the event, in the event's order.
+    pub reasons: Vec<ReasonTrace>,
+}
+
+/// One counted reason of a pasted event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReasonTrace {
+    /// The reason as written in the event.
+    pub reason: String,
+    /// How many nodes the event counts for it.
+    pub count: u32,
+    /// The pasted nodes that give this reason for the pod, in this scenario's release
+    /// wording (indices into [`crate::Scenario::nodes`]).
+    pub nodes: Vec<usize>,
+}
+
 /// Builds the placement of `pods` on `nodes`.
 pub(crate) fn build(nodes: &[NodeEntry], pods: &[PodEntry], semantics: Semantics) -> Placement {
     let options = PlacementOptions::new(semantics);
@@ -795,6 +819,56 @@ impl crate::Scenario {
             &self.nodes.get(n)?.node,
             gate,
         ))
+    }
+
+    /// Traces pasted event `e` ([`crate::Scenario::events`]) back to the pod it is
+    /// about and, for each counted reason, the pasted nodes that give it.
+    pub fn trace_event(&self, e: usize) -> Option<EventTrace> {
+        let event = &self.events.get(e)?.event;
+        let exact = self.pods_with_message(&event.message).first().copied();
+        let named = || {
+            let object = event.object.as_deref()?;
+            let object = object
+                .strip_prefix("pod/")
+                .or_else(|| object.strip_prefix("pods/"))
+                .unwrap_or(object);
+            let (ns, name) = match object.split_once('/') {
+                Some((ns, name)) => (Some(ns), name),
+                None => (None, object),
+            };
+            self.pods
+                .iter()
+                .position(|p| p.pod.name == name && ns.is_none_or(|ns| p.pod.namespace == ns))
+        };
+        let pod = exact.or_else(named);
+        let reasons = event
+            .fit
+            .as_ref()
+            .map(|f| {
+                f.reasons
+                    .iter()
+                    .map(|r| ReasonTrace {
+                        reason: r.reason.clone(),
+                        count: r.count,
+                        nodes: pod
+                            .map(|p| {
+                                (0..self.nodes.len())
+                                    .filter(|&n| {
+                                        self.placement_cell(p, n)
+                                            .is_some_and(|c| c.reasons.contains(&r.reason))
+                                    })
+                                    .collect()
+                            })
+                            .unwrap_or_default(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Some(EventTrace {
+            pod,
+            reproduced: exact.is_some(),
+            reasons,
+        })
     }
 
     /// Number of nodes pod `p` fits (for a DaemonSet row, the number of daemon pods

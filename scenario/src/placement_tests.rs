@@ -415,6 +415,31 @@ fn a_mixed_taint_and_resource_event_is_reproduced_byte_for_byte() {
         with_event.pods_with_message(&with_event.events[0].event.message),
         vec![3]
     );
+    // Each counted reason traced back to the pasted nodes that give it.
+    let trace = with_event.trace_event(0).expect("event");
+    assert_eq!(trace.pod, Some(3));
+    assert!(trace.reproduced);
+    assert_eq!(
+        trace
+            .reasons
+            .iter()
+            .map(|r| (r.reason.as_str(), r.count, r.nodes.clone()))
+            .collect::<Vec<_>>(),
+        vec![
+            ("node(s) had untolerated taint(s)", 1, vec![0]),
+            ("Insufficient cpu", 2, vec![1, 2]),
+        ]
+    );
+    // An event that is not reproduced is traced through the pod it names.
+    let mut other = with_event;
+    let mut e = other.events[0].clone();
+    e.event.message.push_str(" (edited)");
+    e.event.object = Some("pod/web".into());
+    other.events.push(e);
+    let trace = other.trace_event(1).expect("event");
+    assert_eq!((trace.pod, trace.reproduced), (Some(3), false));
+    assert_eq!(trace.reasons[1].nodes, vec![1, 2]);
+    assert_eq!(other.trace_event(2), None);
 }
 
 #[test]
