@@ -36,7 +36,7 @@ use taintlab_core::scheduling::placement::{
     NodeOutcome, NodeState, Nomination, PlacementOptions, PodOutcome, PreparedPod,
     node_states_with_allocatable, schedule_one,
 };
-use taintlab_core::scheduling::placement_cluster::{PlacementIndex, PlacementResult};
+use taintlab_core::scheduling::placement_cluster::{GroupingKeys, PlacementIndex, PlacementResult};
 use taintlab_core::scheduling::resources::{InsufficientResource, ResourceLine, resource_lines};
 use taintlab_core::scheduling::selector::{ParsedTerm, RequiredNodeAffinity};
 use taintlab_core::{Node, Semantics, Toleration};
@@ -104,6 +104,12 @@ pub struct Placement {
     pub resources: Vec<String>,
     /// Core's result for every pod (DaemonSet rows are overridden by their daemon pods).
     pub result: PlacementResult,
+    /// A class per node (column as in [`crate::Scenario::nodes`], classes numbered in
+    /// order of first appearance): nodes of one class get the same cell from every pod
+    /// (same taints, cordon, the labels the pods read, running pods' load, ports and
+    /// priorities, the same daemon pods, and no pod bound to one but not the other), so
+    /// a matrix can show one column per class.
+    pub node_class: Vec<usize>,
     daemon: Vec<Option<Vec<DaemonPod>>>,
 }
 
@@ -361,12 +367,12 @@ pub(crate) fn build(nodes: &[NodeEntry], pods: &[PodEntry], semantics: Semantics
     let index = PlacementIndex::with_states(
         &node_list,
         states.clone(),
-        taintlab_core::scheduling::placement_cluster::GroupingKeys::of(&batch, options),
+        GroupingKeys::of(&batch, options),
         options,
     );
     let result = index.schedule(&batch);
     let gate = semantics.comparison_operators_enabled();
-    let daemon = pods
+    let daemon: Vec<Option<Vec<DaemonPod>>> = pods
         .iter()
         .zip(&scheduling)
         .map(|(e, p)| {
@@ -408,6 +414,7 @@ pub(crate) fn build(nodes: &[NodeEntry], pods: &[PodEntry], semantics: Semantics
             Some(out)
         })
         .collect();
+    let node_class = node_classes(&node_list, &states, &batch, &daemon, &scheduling, options);
     let mut resources: Vec<String> = Vec::new();
     let mut add = |name: &str| {
         if !resources.iter().any(|r| r == name) {
@@ -445,8 +452,66 @@ pub(crate) fn build(nodes: &[NodeEntry], pods: &[PodEntry], semantics: Semantics
         running,
         resources,
         result,
+        node_class,
         daemon,
     }
+}
+
+/// See [`Placement::node_class`].
+fn node_classes(
+    nodes: &[Node],
+    states: &[NodeState],
+    batch: &[SchedulingPod],
+    daemon: &[Option<Vec<DaemonPod>>],
+    pods: &[SchedulingPod],
+    options: PlacementOptions,
+) -> Vec<usize> {
+    use std::collections::HashMap;
+    let keys = GroupingKeys::of(batch, options);
+    let mut bound_here: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, p) in pods.iter().enumerate() {
+        if !p.pod.node_name.is_empty() {
+            bound_here
+                .entry(p.pod.node_name.as_str())
+                .or_default()
+                .push(i);
+        }
+    }
+    type Key<'a> = (
+        &'a [taintlab_core::Taint],
+        bool,
+        Option<&'a str>,
+        Vec<Option<&'a String>>,
+        Option<&'a NodeState>,
+        Vec<Option<(&'a PodOutcome, &'a NodeOutcome)>>,
+        Option<&'a Vec<usize>>,
+    );
+    let mut seen: HashMap<Key<'_>, usize> = HashMap::new();
+    nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let key: Key<'_> = (
+                &n.taints,
+                n.unschedulable,
+                keys.names.then_some(n.name.as_str()),
+                keys.labels.iter().map(|k| n.labels.get(k)).collect(),
+                states.get(i),
+                daemon
+                    .iter()
+                    .flatten()
+                    .map(|d| {
+                        d.iter()
+                            .find(|d| d.node == i)
+                            .map(|d| (&d.outcome, &d.cell))
+                    })
+                    .collect(),
+                bound_here.get(n.name.as_str()),
+            );
+            let next = seen.len();
+            *seen.entry(key).or_insert(next)
+        })
+        .collect()
 }
 
 /// `NodeShouldRunDaemonPod` for a DaemonSet's pod on one node.

@@ -837,7 +837,7 @@ fn random_clusters_agree_with_the_per_pair_cycle() {
     use taintlab_core::scheduling::placement::schedule_one;
     let mut r = Rng(0x5eed_1234_abcd_0001);
     let mut seen: std::collections::BTreeSet<FilterPlugin> = std::collections::BTreeSet::new();
-    let (mut nominated, mut daemon_pods, mut placed_cells) = (0, 0, 0);
+    let (mut nominated, mut daemon_pods, mut placed_cells, mut same_class) = (0, 0, 0, 0);
     for round in 0..300 {
         let text = random_text(&mut r);
         let version = [25u16, 27, 30, 31, 34, 37][round % 6];
@@ -845,6 +845,19 @@ fn random_clusters_agree_with_the_per_pair_cycle() {
         o.semantics = Semantics::at(KubeVersion::new(version, 0));
         let s = Scenario::from_text(&text, &o);
         let nodes: Vec<taintlab_core::Node> = s.nodes.iter().map(|n| n.node.clone()).collect();
+        // Nodes of one class get the same cell from every pod.
+        assert_eq!(s.placement.node_class.len(), nodes.len());
+        for a in 0..nodes.len() {
+            for b in a + 1..nodes.len() {
+                if s.placement.node_class[a] == s.placement.node_class[b] {
+                    same_class += 1;
+                    for p in 0..s.pods.len() {
+                        assert_eq!(s.placement_cell(p, a), s.placement_cell(p, b), "{text}");
+                        assert_eq!(s.cell(p, a), s.cell(p, b), "{text}");
+                    }
+                }
+            }
+        }
         for p in 0..s.pods.len() {
             if let Some(d) = s.placement.daemon_pods(p) {
                 daemon_pods += d.len();
@@ -907,6 +920,7 @@ fn random_clusters_agree_with_the_per_pair_cycle() {
     assert!(nominated > 0, "no nomination");
     assert!(daemon_pods > 0, "no daemon pod");
     assert!(placed_cells > 0, "nothing placed");
+    assert!(same_class > 0, "no two nodes in one class");
 }
 
 #[test]
