@@ -272,6 +272,8 @@ pub enum GateFormat {
     Json,
     /// GitHub Actions workflow commands (`::error file=...,line=...::message`).
     Github,
+    /// SARIF 2.1.0 (code scanning).
+    Sarif,
 }
 
 /// `taintlab why`.

@@ -887,3 +887,35 @@ fn a_large_input_without_a_terminal_prints_no_status_line() {
     assert!(stdout(&o).contains("n0 and 59 more"), "{}", stdout(&o));
     assert!(stderr(&o).is_empty(), "{}", stderr(&o));
 }
+
+#[test]
+fn sarif_for_code_scanning() {
+    let o = run(&[
+        "check",
+        "-f",
+        "manifests",
+        "--nodes",
+        "nodes.json",
+        "-q",
+        "-o",
+        "sarif",
+    ]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(v["version"], "2.1.0");
+    let results = v["runs"][0]["results"].as_array().expect("results");
+    assert_eq!(results.len(), 1);
+    assert_eq!(results[0]["ruleId"], "no-fit");
+    assert_eq!(
+        results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "manifests/web.yaml"
+    );
+    assert_eq!(
+        results[0]["locations"][0]["physicalLocation"]["region"]["startLine"],
+        1
+    );
+    let p = run(&["policy", "run", "wildcard-request.json", "-o", "sarif"]);
+    assert_eq!(code(&p), 1);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&p)).expect("JSON");
+    assert_eq!(v["runs"][0]["results"][0]["ruleId"], "policy");
+}

@@ -88,6 +88,83 @@ pub fn gh_annotation(level: &str, file: &str, line: usize, col: usize, title: &s
     println!("::{level} {}::{}", props.join(","), gh_data(msg));
 }
 
+/// One SARIF result.
+pub struct SarifResult {
+    /// The rule: `no-fit`, `invalid`, `admission`, `policy`, `policy-warning`.
+    pub rule: &'static str,
+    /// `error` or `warning`.
+    pub level: &'static str,
+    /// The message.
+    pub message: String,
+    /// The file, empty when none.
+    pub file: String,
+    /// 1-based line, 0 when unknown.
+    pub line: usize,
+    /// 1-based column, 0 when unknown.
+    pub column: usize,
+}
+
+/// The rules SARIF results name.
+const SARIF_RULES: [(&str, &str); 5] = [
+    ("no-fit", "The workload fits no node (FailedScheduling)"),
+    (
+        "invalid",
+        "The API server rejects the workload (validation)",
+    ),
+    ("admission", "An admission plugin rejects the workload"),
+    ("policy", "The Kubewarden policy rejects the workload"),
+    (
+        "policy-warning",
+        "The Kubewarden policy warns about the workload",
+    ),
+];
+
+/// A SARIF 2.1.0 log of `results`.
+pub fn sarif(results: &[SarifResult]) -> String {
+    let rules: Vec<Value> = SARIF_RULES
+        .iter()
+        .map(|(id, text)| json!({"id": id, "shortDescription": {"text": text}}))
+        .collect();
+    let results: Vec<Value> = results
+        .iter()
+        .map(|r| {
+            let mut region = serde_json::Map::new();
+            if r.line > 0 {
+                region.insert("startLine".into(), json!(r.line));
+            }
+            if r.column > 0 {
+                region.insert("startColumn".into(), json!(r.column));
+            }
+            let mut physical = json!({"artifactLocation": {"uri": r.file}});
+            if !region.is_empty() {
+                physical["region"] = Value::Object(region);
+            }
+            let mut v = json!({
+                "ruleId": r.rule,
+                "level": r.level,
+                "message": {"text": r.message},
+            });
+            if !r.file.is_empty() {
+                v["locations"] = json!([{"physicalLocation": physical}]);
+            }
+            v
+        })
+        .collect();
+    let log = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "taintlab",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules,
+            }},
+            "results": results,
+        }],
+    });
+    serde_json::to_string_pretty(&log).unwrap_or_default()
+}
+
 /// Runs `check`.
 pub fn run(a: &CheckArgs) -> u8 {
     let settings = match &a.settings {
@@ -207,6 +284,23 @@ pub fn run(a: &CheckArgs) -> u8 {
                 }
             }
             println!("{summary}");
+        }
+        GateFormat::Sarif => {
+            let mut results = Vec::new();
+            for o in &outcomes {
+                let (file, line, column) = pod_place(&l, &s, o.pod);
+                for (f, m) in &o.failures {
+                    results.push(SarifResult {
+                        rule: f.name(),
+                        level: "error",
+                        message: format!("{}: {m}", pod_name(&s, o.pod)),
+                        file: file.clone(),
+                        line,
+                        column,
+                    });
+                }
+            }
+            println!("{}", sarif(&results));
         }
         GateFormat::Github => {
             for o in &outcomes {

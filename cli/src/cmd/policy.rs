@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 use taintlab_policy::Settings;
 use taintlab_scenario::{Options, PaneKind, ParsedPane, Scenario, UserInfo};
 
-use super::check::{gh_annotation, pod_name, pod_place};
+use super::check::{SarifResult, gh_annotation, pod_name, pod_place, sarif};
 use super::load;
 use crate::input::read_all;
 use crate::out::{Style, pretty_json, print_error};
@@ -159,6 +159,30 @@ pub fn run(a: &PolicyRunArgs) -> u8 {
     };
     match a.output {
         GateFormat::Json => print!("{}", pretty_json(&decision)),
+        GateFormat::Sarif => {
+            let mut results = Vec::new();
+            if !accepted {
+                results.push(SarifResult {
+                    rule: "policy",
+                    level: "error",
+                    message: v["message"].as_str().unwrap_or("").to_string(),
+                    file: name.clone(),
+                    line: 0,
+                    column: 0,
+                });
+            }
+            for w in strs("warnings") {
+                results.push(SarifResult {
+                    rule: "policy-warning",
+                    level: "warning",
+                    message: w,
+                    file: name.clone(),
+                    line: 0,
+                    column: 0,
+                });
+            }
+            println!("{}", sarif(&results));
+        }
         GateFormat::Github => {
             if !accepted {
                 gh_annotation(
@@ -263,6 +287,34 @@ pub fn check(a: &PolicyCheckArgs) -> u8 {
                 }
             }
             println!("{summary}");
+        }
+        GateFormat::Sarif => {
+            let mut results = Vec::new();
+            for x in &answers {
+                let (file, line, column) = pod_place(&l, &s, x.pod);
+                let who = pod_name(&s, x.pod);
+                if !x.decision.accepted {
+                    results.push(SarifResult {
+                        rule: "policy",
+                        level: "error",
+                        message: format!("{who}: {}", x.decision.message.as_deref().unwrap_or("")),
+                        file: file.clone(),
+                        line,
+                        column,
+                    });
+                }
+                for w in &x.decision.warnings {
+                    results.push(SarifResult {
+                        rule: "policy-warning",
+                        level: "warning",
+                        message: format!("{who}: {w}"),
+                        file: file.clone(),
+                        line,
+                        column,
+                    });
+                }
+            }
+            println!("{}", sarif(&results));
         }
         GateFormat::Github => {
             for x in &answers {
