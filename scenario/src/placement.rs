@@ -49,6 +49,10 @@ use crate::pods::{Origin, PodEntry};
 pub const UNMODELLED_SCORE_PLUGINS: [&str; 3] =
     ["ImageLocality", "InterPodAffinity", "PodTopologySpread"];
 
+/// The scheduler name given to a DaemonSet row in [`Placement::result`], so the batch
+/// skips it (its daemon pods are scheduled one by one).
+const DAEMON_ROW_SCHEDULER: &str = "taintlab.daemonset-controller";
+
 /// The plain statement a view shows next to scores.
 pub const SCORES_NOTE: &str = "Scores shown: TaintToleration (weight 3), NodeAffinity (weight 2), \
 NodeResourcesFit and NodeResourcesBalancedAllocation (weight 1 each). Not modelled: ImageLocality, \
@@ -102,7 +106,10 @@ pub struct Placement {
     /// The resources that matter to the pasted pods: `pods`, then every resource some
     /// pod requests (cpu, memory, ephemeral-storage, then extended resources by name).
     pub resources: Vec<String>,
-    /// Core's result for every pod (DaemonSet rows are overridden by their daemon pods).
+    /// Core's result for every pod. A DaemonSet row is not scheduled here (its outcome
+    /// is `OtherScheduler`, its cells not evaluated): its daemon pods are, one per
+    /// node ([`Placement::daemon_pods`]); the views ([`crate::Scenario::placement_cell`],
+    /// [`crate::Scenario::pod_scheduling`], [`crate::Scenario::message`]) use them.
     pub result: PlacementResult,
     /// A class per node (column as in [`crate::Scenario::nodes`], classes numbered in
     /// order of first appearance): nodes of one class get the same cell from every pod
@@ -358,7 +365,10 @@ pub(crate) fn build(nodes: &[NodeEntry], pods: &[PodEntry], semantics: Semantics
         .zip(&scheduling)
         .map(|(e, p)| {
             if e.daemon && p.pod.node_name.is_empty() {
-                SchedulingPod::default()
+                // Skipped before the filters: its row in `result` is "not ours".
+                let mut skip = SchedulingPod::default();
+                skip.placement.scheduler_name = DAEMON_ROW_SCHEDULER.to_string();
+                skip
             } else {
                 p.clone()
             }
