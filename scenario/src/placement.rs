@@ -73,7 +73,9 @@ pub const UNMODELLED_FILTER_PLUGINS: [&str; 8] = [
     "InterPodAffinity",
 ];
 
-/// One daemon pod of a DaemonSet row: the pod the controller creates for one node.
+/// One daemon pod of a DaemonSet row: the pod the controller creates for one node, or
+/// (outcome `Bypassed`) a pasted running pod of the DaemonSet already on that node
+/// (named `<name>-<5 characters>` in the DaemonSet's namespace).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DaemonPod {
     /// The node it is for (index into [`crate::Scenario::nodes`]).
@@ -391,6 +393,20 @@ pub(crate) fn build(nodes: &[NodeEntry], pods: &[PodEntry], semantics: Semantics
             }
             let mut out = Vec::new();
             for (i, node) in node_list.iter().enumerate() {
+                // A pasted running pod of this DaemonSet on the node: the controller
+                // creates no other one there.
+                if scheduling.iter().any(|b| {
+                    b.pod.node_name == node.name
+                        && !b.placement.is_terminal()
+                        && is_daemon_pod_of(&b.pod.name, &b.pod.namespace, e)
+                }) {
+                    out.push(DaemonPod {
+                        node: i,
+                        cell: NodeOutcome::NotEvaluated,
+                        outcome: PodOutcome::Bypassed,
+                    });
+                    continue;
+                }
                 if !daemon_node_check(e, p, node, gate).should_run {
                     continue;
                 }
@@ -465,6 +481,22 @@ pub(crate) fn build(nodes: &[NodeEntry], pods: &[PodEntry], semantics: Semantics
         node_class,
         daemon,
     }
+}
+
+/// Whether a pod named `name` in `namespace` looks like one the controller created for
+/// DaemonSet `ds`: `<ds name>-` and the five characters `generateName` appends
+/// (`utilrand.String`'s alphabet). Owner references are not read, so this is inferred
+/// from the name.
+fn is_daemon_pod_of(name: &str, namespace: &str, ds: &PodEntry) -> bool {
+    const ALPHABET: &str = "bcdfghjklmnpqrstvwxz2456789";
+    let Some(w) = ds.workload.as_ref() else {
+        return false;
+    };
+    namespace == ds.pod.namespace
+        && name
+            .strip_prefix(w.name.as_str())
+            .and_then(|rest| rest.strip_prefix('-'))
+            .is_some_and(|suffix| suffix.len() == 5 && suffix.chars().all(|c| ALPHABET.contains(c)))
 }
 
 /// See [`Placement::node_class`].

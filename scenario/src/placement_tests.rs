@@ -938,3 +938,26 @@ fn required_affinity_terms_are_shown_one_by_one() {
     assert!(matches!(y.filters[3].state, FilterState::Failed(_)));
     assert_eq!(y.filters[4].state, FilterState::NotEvaluated);
 }
+
+#[test]
+fn a_running_daemon_pod_is_not_created_again() {
+    let text = "apiVersion: v1\nkind: Node\nmetadata: {name: a}\nstatus:\n  allocatable: {cpu: '1', pods: '110'}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: b}\nstatus:\n  allocatable: {cpu: '1', pods: '110'}\n---\napiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent, namespace: kube-system}\nspec:\n  template:\n    spec:\n      containers: [{name: c, image: x, ports: [{containerPort: 9100, hostPort: 9100}], resources: {requests: {cpu: 600m}}}]\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: agent-x7k2p, namespace: kube-system}\nspec:\n  nodeName: a\n  containers: [{name: c, image: x, ports: [{containerPort: 9100, hostPort: 9100}], resources: {requests: {cpu: 600m}}}]\nstatus: {phase: Running}\n";
+    let s = Scenario::from_text(text, &options());
+    assert!(s.pods[0].daemon);
+    let daemon = s.placement.daemon_pods(0).expect("daemon row");
+    assert_eq!(daemon.len(), 2);
+    assert_eq!(daemon[0].outcome, PodOutcome::Bypassed);
+    // Without the running pod read as the DaemonSet's, node a would reject a second
+    // one for its port and cpu.
+    assert_eq!(s.cell(0, 0).map(|c| c.kind), Some(CellKind::BoundHere));
+    assert_eq!(s.cell(0, 1).map(|c| c.kind), Some(CellKind::Schedulable));
+    assert_eq!(s.message(0), None);
+    // A pod whose name only starts like the DaemonSet's is someone else's.
+    let other = text.replace("agent-x7k2p", "agent-exporter");
+    let s = Scenario::from_text(&other, &options());
+    assert_eq!(
+        s.placement_cell(0, 0).and_then(|c| c.rejected_by),
+        Some(FilterPlugin::NodePorts)
+    );
+    assert!(s.message(0).is_some());
+}

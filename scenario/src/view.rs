@@ -77,7 +77,13 @@ impl crate::Scenario {
         let gate = self.semantics.comparison_operators_enabled();
         let eviction = no_execute_verdict(&node.node.taints, &pod.pod.tolerations, gate);
         let kind = match (&full.hold, &full.scores) {
-            (Some(Hold::Bound), _) if pod.pod.node_name == node.node.name => CellKind::BoundHere,
+            // A DaemonSet row is bound only where its pasted daemon pod runs.
+            (Some(Hold::Bound), _)
+                if pod.pod.node_name == node.node.name
+                    || self.placement.daemon_pods(p).is_some() =>
+            {
+                CellKind::BoundHere
+            }
             (Some(Hold::Bound), _) => CellKind::Elsewhere,
             (None, Some(s)) if s.taint_toleration < MAX_NODE_SCORE => CellKind::Penalized,
             (None, Some(_)) => CellKind::Schedulable,
