@@ -8,6 +8,7 @@
 //! missing key) keep the object, as the input layer does, so that `validate` and the
 //! semantics can show what upstream does with it.
 
+use taintlab_core::resource::ResourceList;
 use taintlab_core::{
     ConditionStatus, KubeVersion, Node, NodeCondition, Operator, Pod, PreemptionPolicy, QosClass,
     Semantics, Taint, TaintEffect, Toleration,
@@ -19,6 +20,7 @@ use taintlab_scenario::{
 
 use crate::error::{ApiError, ApiResult};
 use crate::value::V;
+use crate::write;
 
 // ---------------------------------------------------------------------------------------
 // Plain values
@@ -522,6 +524,14 @@ pub struct NodeIn {
     pub taint_locations: Vec<Location>,
     /// The argument it came from (`nodes[1]`).
     pub source: String,
+    /// `status.allocatable` (`None` when not given: resources are not checked on the
+    /// node).
+    pub allocatable: Option<ResourceList>,
+    /// `status.capacity`.
+    pub capacity: Option<ResourceList>,
+    /// What the input layer reported while reading it and did not make it throw
+    /// (warnings, unread text: once per block), to be shown beside the answer.
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 /// A pod (or a workload's pod template) and what admission and the DaemonSet controller
@@ -544,13 +554,25 @@ pub struct PodIn {
     pub toleration_locations: Vec<Option<Location>>,
     /// The argument it came from.
     pub source: String,
-    /// The object as the input layer read it (`None` for a plain pod).
+    /// The object as the input layer read it (for a plain pod, its placement fields
+    /// read as a Pod's `spec`; `None` when it has none).
     pub workload: Option<Workload>,
+    /// What the input layer reported while reading it and did not make it throw
+    /// (warnings, unread text: once per block).
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 /// Fields of the plain node shape; `location` and friends are what `parse` returns, so a
 /// parsed node can be passed back in.
-const NODE_FIELDS: [&str; 5] = ["name", "taints", "unschedulable", "labels", "conditions"];
+const NODE_FIELDS: [&str; 7] = [
+    "name",
+    "taints",
+    "unschedulable",
+    "labels",
+    "conditions",
+    "allocatable",
+    "capacity",
+];
 const NODE_IGNORED: [&str; 5] = [
     "location",
     "taintLocations",
@@ -558,7 +580,7 @@ const NODE_IGNORED: [&str; 5] = [
     "kubeletVersion",
     "form",
 ];
-const POD_FIELDS: [&str; 9] = [
+const POD_FIELDS: [&str; 19] = [
     "name",
     "namespace",
     "nodeName",
@@ -568,14 +590,35 @@ const POD_FIELDS: [&str; 9] = [
     "hostNetwork",
     "qosClass",
     "requestedResources",
+    "nodeSelector",
+    "affinity",
+    "containers",
+    "initContainers",
+    "overhead",
+    "resources",
+    "schedulingGates",
+    "schedulerName",
+    "priority",
+    "priorityClassName",
 ];
-const POD_IGNORED: [&str; 10] = [
-    "apiVersion",
+/// The plain pod's fields that are Kubernetes pod spec fields, read by the input layer
+/// as `spec.<field>` of a Pod (placement, requests, ports, gates, priority).
+const POD_SPEC_FIELDS: [&str; 11] = [
+    "nodeSelector",
+    "affinity",
+    "containers",
+    "initContainers",
+    "overhead",
+    "resources",
+    "schedulingGates",
+    "schedulerName",
     "priority",
     "priorityClassName",
     "runtimeClassName",
-    "containers",
-    "initContainers",
+];
+const POD_IGNORED: [&str; 6] = [
+    "apiVersion",
+    "runtimeClassName",
     "location",
     "tolerationLocations",
     "form",
@@ -590,6 +633,7 @@ fn plain_node(
     default_name: &str,
 ) -> ApiResult<NodeIn> {
     let o = Obj::new(v, arg, path, "a node", &NODE_FIELDS, &NODE_IGNORED, false)?;
+    let (allocatable, capacity, diagnostics) = node_status(&o, version)?;
     let mut node = Node {
         name: o.str("name")?.unwrap_or_else(|| default_name.to_string()),
         unschedulable: o.bool("unschedulable")?.unwrap_or(false),
@@ -657,7 +701,154 @@ fn plain_node(
         location: None,
         taint_locations: Vec::new(),
         source: path.to_string(),
+        allocatable,
+        capacity,
+        diagnostics,
     })
+}
+
+/// A plain node's `allocatable` and `capacity` (`{cpu: "4", memory: "16Gi", pods: 110}`),
+/// read by the input layer as `status.allocatable` / `status.capacity` of a Node, so
+/// quantities parse exactly as for pasted nodes.
+type NodeStatus = (Option<ResourceList>, Option<ResourceList>, Vec<Diagnostic>);
+
+fn node_status(o: &Obj<'_>, version: KubeVersion) -> ApiResult<NodeStatus> {
+    let status: Vec<(String, V)> = ["allocatable", "capacity"]
+        .iter()
+        .filter_map(|k| o.get(k).map(|v| ((*k).to_string(), v.clone())))
+        .collect();
+    if status.is_empty() {
+        return Ok((None, None, Vec::new()));
+    }
+    let obj = V::Obj(vec![
+        ("apiVersion".into(), V::Str("v1".into())),
+        ("kind".into(), V::Str("Node".into())),
+        (
+            "metadata".into(),
+            V::Obj(vec![("name".into(), V::Str("node".into()))]),
+        ),
+        ("status".into(), V::Obj(status)),
+    ]);
+    let (p, diagnostics) = object_fields(&obj, o, "status.", version, Prefer::Taints)?;
+    let (a, c) = p
+        .nodes
+        .into_iter()
+        .next()
+        .map_or((None, None), |n| (n.allocatable, n.capacity));
+    Ok((a, c, diagnostics))
+}
+
+/// Reads a Kubernetes object built from a plain object's fields with the input layer
+/// (the one reader of pasted objects). An error is reported at the plain field's path:
+/// `prefix` (`spec.`, `status.`) is replaced by the plain object's own path.
+fn object_fields(
+    obj: &V,
+    o: &Obj<'_>,
+    prefix: &str,
+    version: KubeVersion,
+    prefer: Prefer,
+) -> ApiResult<(Parsed, Vec<Diagnostic>)> {
+    let opts = Options {
+        prefer,
+        kubectl_version: version,
+        ..Options::default()
+    };
+    let mut parsed = taintlab_input::parse_json(&obj.to_json(), &opts);
+    let at = |d: &Diagnostic| {
+        let inner = d.location.path.strip_prefix(prefix).unwrap_or("");
+        if inner.is_empty() {
+            o.path.clone()
+        } else {
+            join(&o.path, inner)
+        }
+    };
+    // A value given in code that the input layer finds wrong is thrown, even one a
+    // pasted object would keep for validation to report.
+    if let Some(d) = parsed
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Error)
+    {
+        return Err(ApiError::value(
+            &write::code_name(d.code),
+            &o.arg,
+            &at(d),
+            &d.message,
+        ));
+    }
+    let warnings = std::mem::take(&mut parsed.diagnostics)
+        .into_iter()
+        .map(|mut d| {
+            d.location = Location::default().with_path(at(&d));
+            d
+        })
+        .collect();
+    Ok((parsed, warnings))
+}
+
+/// The placement fields of a plain pod (`nodeSelector`, `affinity`, `containers` with
+/// their requests and host ports, `initContainers`, `overhead`, pod-level `resources`,
+/// `schedulingGates`, `schedulerName`, `priority`, `priorityClassName`), read by the
+/// input layer as the `spec` of a Pod. `None` when the pod has none of them.
+fn pod_spec(
+    o: &Obj<'_>,
+    pod: &Pod,
+    version: KubeVersion,
+) -> ApiResult<Option<(Workload, Vec<Diagnostic>)>> {
+    let mut spec: Vec<(String, V)> = Vec::new();
+    for k in POD_SPEC_FIELDS {
+        let Some(v) = o.get(k) else { continue };
+        let v = match (k, v) {
+            // `parse` returns containers as `{name, image, requests, limits}`: a parsed
+            // pod passed back reads as the Kubernetes container it came from.
+            ("containers" | "initContainers", V::Arr(items)) => {
+                V::Arr(items.iter().map(kubernetes_container).collect())
+            }
+            _ => v.clone(),
+        };
+        spec.push((k.to_string(), v));
+    }
+    if spec.is_empty() {
+        return Ok(None);
+    }
+    if !pod.node_name.is_empty() {
+        spec.push(("nodeName".into(), V::Str(pod.node_name.clone())));
+    }
+    let obj = V::Obj(vec![
+        ("apiVersion".into(), V::Str("v1".into())),
+        ("kind".into(), V::Str("Pod".into())),
+        (
+            "metadata".into(),
+            V::Obj(vec![
+                ("name".into(), V::Str(pod.name.clone())),
+                ("namespace".into(), V::Str(pod.namespace.clone())),
+            ]),
+        ),
+        ("spec".into(), V::Obj(spec)),
+    ]);
+    let (p, warnings) = object_fields(&obj, o, "spec.", version, Prefer::Tolerations)?;
+    Ok(p.workloads.into_iter().next().map(|w| (w, warnings)))
+}
+
+/// A container of `parse`'s shape (`requests` and `limits` beside `name`) as a
+/// Kubernetes container (`resources: {requests, limits}`); others unchanged.
+fn kubernetes_container(c: &V) -> V {
+    let V::Obj(fields) = c else {
+        return c.clone();
+    };
+    if c.get("resources").is_some() || (c.get("requests").is_none() && c.get("limits").is_none()) {
+        return c.clone();
+    }
+    let mut out = Vec::new();
+    let mut resources = Vec::new();
+    for (k, v) in fields {
+        match k.as_str() {
+            "requests" | "limits" => resources.push((k.clone(), v.clone())),
+            _ => out.push((k.clone(), v.clone())),
+        }
+    }
+    out.push(("resources".into(), V::Obj(resources)));
+    V::Obj(out)
 }
 
 fn plain_pod(
@@ -675,22 +866,50 @@ fn plain_pod(
     };
     let preemption = o.choice("preemptionPolicy", &["PreemptLowerPriority", "Never"])?;
     let qos = o.choice("qosClass", &["BestEffort", "Burstable", "Guaranteed"])?;
+    let pod = Pod {
+        namespace: namespace.unwrap_or_else(|| "default".into()),
+        name: o.str("name")?.unwrap_or_else(|| default_name.to_string()),
+        node_name: o.str("nodeName")?.unwrap_or_default(),
+        tolerations,
+        preemption_policy: PreemptionPolicy::parse(preemption.unwrap_or("")),
+    };
+    let kind = o.str("kind")?.unwrap_or_else(|| "Pod".into());
+    let host_network = o.bool("hostNetwork")?.unwrap_or(false);
+    let mut requested_resources = o.str_list("requestedResources")?.unwrap_or_default();
+    let mut diagnostics = Vec::new();
+    let workload = pod_spec(&o, &pod, version)?.map(|(mut w, warnings)| {
+        diagnostics = warnings;
+        for r in w.requested_resources() {
+            if !requested_resources.contains(&r) {
+                requested_resources.push(r);
+            }
+        }
+        let k = taintlab_core::WorkloadKind::from_name(&kind);
+        w.api_version = k
+            .map_or("v1", taintlab_core::WorkloadKind::api_version)
+            .into();
+        w.kind.clone_from(&kind);
+        w.host_network = host_network;
+        w.stated_qos_class = qos.map(QosClass::parse);
+        w.form = taintlab_input::Form::Json;
+        w
+    });
+    let qos_class = match (qos, &workload) {
+        (Some(q), _) => QosClass::parse(q),
+        (None, Some(w)) => w.qos_class(),
+        (None, None) => QosClass::BestEffort,
+    };
     Ok(PodIn {
-        pod: Pod {
-            namespace: namespace.unwrap_or_else(|| "default".into()),
-            name: o.str("name")?.unwrap_or_else(|| default_name.to_string()),
-            node_name: o.str("nodeName")?.unwrap_or_default(),
-            tolerations,
-            preemption_policy: PreemptionPolicy::parse(preemption.unwrap_or("")),
-        },
-        kind: o.str("kind")?.unwrap_or_else(|| "Pod".into()),
-        host_network: o.bool("hostNetwork")?.unwrap_or(false),
-        qos_class: QosClass::parse(qos.unwrap_or("BestEffort")),
-        requested_resources: o.str_list("requestedResources")?.unwrap_or_default(),
+        pod,
+        kind,
+        host_network,
+        qos_class,
+        requested_resources,
         location: None,
         toleration_locations,
         source: path.to_string(),
-        workload: None,
+        workload,
+        diagnostics,
     })
 }
 
@@ -759,6 +978,9 @@ pub fn nodes_from_text(p: &Parsed, source: &str, t: NodeText<'_>) -> ApiResult<V
                     Vec::new()
                 },
                 source: source.to_string(),
+                allocatable: n.allocatable,
+                capacity: n.capacity,
+                diagnostics: Vec::new(),
             }
         })
         .collect())
@@ -793,7 +1015,26 @@ pub fn pods_from_text(p: &Parsed, source: &str, default_name: &str) -> Vec<PodIn
                 toleration_locations: e.submitted_locations.into_iter().map(Some).collect(),
                 source: source.to_string(),
                 workload: e.workload,
+                diagnostics: Vec::new(),
             }
+        })
+        .collect()
+}
+
+/// The diagnostics of text that did not make it throw (warnings, unread blocks, values
+/// validation reports), carried with the first node or pod read from it; lines and
+/// columns only when the caller wrote the text.
+fn carried(p: &Parsed, positions: bool) -> Vec<Diagnostic> {
+    p.diagnostics
+        .iter()
+        .map(|d| {
+            let mut d = d.clone();
+            if !positions {
+                d.location.document = 0;
+                d.location.line = 0;
+                d.location.column = 0;
+            }
+            d
         })
         .collect()
 }
@@ -803,11 +1044,19 @@ fn nodes_of(v: &V, arg: &str, path: &str, t: NodeText<'_>) -> ApiResult<Vec<Node
     match v {
         V::Str(s) => {
             let p = parse_text(s, path, Prefer::Taints, t.version, false)?;
-            nodes_from_text(&p, path, t)
+            let mut nodes = nodes_from_text(&p, path, t)?;
+            if let Some(n) = nodes.first_mut() {
+                n.diagnostics = carried(&p, true);
+            }
+            Ok(nodes)
         }
         V::Obj(_) if is_kubernetes_object(v) => {
             let p = parse_object(v, path, Prefer::Taints, t.version)?;
-            nodes_from_text(&p, path, t)
+            let mut nodes = nodes_from_text(&p, path, t)?;
+            if let Some(n) = nodes.first_mut() {
+                n.diagnostics = carried(&p, false);
+            }
+            Ok(nodes)
         }
         V::Obj(_) => Ok(vec![plain_node(v, arg, path, t.version, t.default_name)?]),
         other => Err(ApiError::value(
@@ -830,11 +1079,19 @@ fn pods_of(
     match v {
         V::Str(s) => {
             let p = parse_text(s, path, Prefer::Tolerations, version, false)?;
-            Ok(pods_from_text(&p, path, default_name))
+            let mut pods = pods_from_text(&p, path, default_name);
+            if let Some(first) = pods.first_mut() {
+                first.diagnostics = carried(&p, true);
+            }
+            Ok(pods)
         }
         V::Obj(_) if is_kubernetes_object(v) => {
             let p = parse_object(v, path, Prefer::Tolerations, version)?;
-            Ok(pods_from_text(&p, path, default_name))
+            let mut pods = pods_from_text(&p, path, default_name);
+            if let Some(first) = pods.first_mut() {
+                first.diagnostics = carried(&p, false);
+            }
+            Ok(pods)
         }
         V::Obj(_) => Ok(vec![plain_pod(v, arg, path, version, default_name)?]),
         other => Err(ApiError::value(

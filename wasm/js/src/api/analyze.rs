@@ -10,8 +10,8 @@
 //! are `diagnostics` with their locations, as the playground shows them.
 
 use crate::value::V;
+use taintlab_core::WorkloadKind;
 use taintlab_core::admission::DropReason;
-use taintlab_core::{Node, WorkloadKind};
 use taintlab_input::{Form, InputNode, Location, Parsed, Severity, Workload};
 use taintlab_scenario::{
     AdmissionOptions, Finding, FindingKind, NodeOrigin, Options, PaneKind, ParsedPane, PodOrigin,
@@ -20,7 +20,7 @@ use taintlab_scenario::{
 
 use super::admission::{ADMISSION_OPTIONS, AdmissionConfig, admission_config};
 use super::eviction::simulation;
-use super::scheduling::{explanation, pod_schedule};
+use super::scheduling::{explanation, node_resources, pod_schedule};
 use crate::error::ApiResult;
 use crate::read::{self, NodeIn, Obj, PodIn, VERSION_OPTIONS};
 use crate::write::{self, J};
@@ -80,24 +80,29 @@ fn options(options: &V) -> ApiResult<Options> {
 
 /// A pane made of nodes read from plain objects (and Kubernetes objects or text within
 /// an array), in order.
-fn node_pane(nodes: Vec<NodeIn>) -> ParsedPane {
+pub(crate) fn node_pane(nodes: Vec<NodeIn>) -> ParsedPane {
+    let mut diagnostics = Vec::new();
     let nodes = nodes
         .into_iter()
-        .map(|n| InputNode {
-            node: n.node,
-            location: n.location.unwrap_or_default(),
-            taint_locations: n.taint_locations,
-            unschedulable_location: None,
-            kubelet_version: None,
-            allocatable: None,
-            capacity: None,
-            form: Form::Json,
+        .map(|n| {
+            diagnostics.extend(n.diagnostics);
+            InputNode {
+                node: n.node,
+                location: n.location.unwrap_or_default(),
+                taint_locations: n.taint_locations,
+                unschedulable_location: None,
+                kubelet_version: None,
+                allocatable: n.allocatable,
+                capacity: n.capacity,
+                form: Form::Json,
+            }
         })
         .collect();
     ParsedPane {
         kind: PaneKind::Nodes,
         parsed: Parsed {
             nodes,
+            diagnostics,
             ..Parsed::default()
         },
         lines: 0,
@@ -108,10 +113,12 @@ fn node_pane(nodes: Vec<NodeIn>) -> ParsedPane {
 /// A pane made of pods read from plain objects (and Kubernetes objects or text within
 /// an array), in order. A plain pod becomes the workload of its kind, with its QoS class
 /// and requested resources stated.
-fn pod_pane(pods: Vec<PodIn>) -> ParsedPane {
+pub(crate) fn pod_pane(pods: Vec<PodIn>) -> ParsedPane {
+    let mut diagnostics = Vec::new();
     let workloads = pods
         .into_iter()
-        .map(|p| {
+        .map(|mut p| {
+            diagnostics.append(&mut p.diagnostics);
             let mut w = p.workload.unwrap_or_else(|| {
                 let kind = WorkloadKind::from_name(&p.kind);
                 Workload {
@@ -152,6 +159,7 @@ fn pod_pane(pods: Vec<PodIn>) -> ParsedPane {
         kind: PaneKind::Pods,
         parsed: Parsed {
             workloads,
+            diagnostics,
             ..Parsed::default()
         },
         lines: 0,
@@ -205,7 +213,7 @@ fn node_origin(o: NodeOrigin) -> &'static str {
 }
 
 /// A finding as a diagnostic: the input layer's code, or what it is about.
-fn finding(j: &mut J, f: &Finding) {
+pub(crate) fn finding(j: &mut J, f: &Finding) {
     let code = match f.kind {
         FindingKind::Input(c) => write::code_name(c),
         FindingKind::Kubectl => "kubectl".into(),
@@ -236,7 +244,6 @@ pub fn analyze(input: &V, options: &V) -> ApiResult {
     let refs: Vec<&ParsedPane> = panes.iter().collect();
     let s = Scenario::build(&refs, &o);
     let sem = s.semantics;
-    let nodes: Vec<Node> = s.nodes.iter().map(|n| n.node.clone()).collect();
     let mut j = J::new();
     j.open()
         .s("kubernetesVersion", &sem.version.to_string())
@@ -244,14 +251,16 @@ pub fn analyze(input: &V, options: &V) -> ApiResult {
         .b("admission", o.admission.is_some())
         .key("nodes")
         .arr();
-    for n in &s.nodes {
+    for (ni, n) in s.nodes.iter().enumerate() {
         j.open();
         write::node_fields(&mut j, &n.node);
         j.key("location");
         write::opt_location(&mut j, located(&n.source.location));
         j.s("origin", node_origin(n.origin))
             .s("pane", pane_name(n.source.pane))
-            .close();
+            .key("resources");
+        node_resources(&mut j, &s, ni);
+        j.close();
     }
     j.end().key("pods").arr();
     for (pi, p) in s.pods.iter().enumerate() {
@@ -305,11 +314,11 @@ pub fn analyze(input: &V, options: &V) -> ApiResult {
         j.end()
             .os("statusMessage", p.status_message.as_deref())
             .key("schedule");
-        pod_schedule(&mut j, &s.result, pi, &p.pod, &nodes, sem);
+        pod_schedule(&mut j, &s, pi);
         j.key("nodes").arr();
-        for (ni, node) in nodes.iter().enumerate() {
+        for ni in 0..s.nodes.len() {
             j.open().c("node", ni).key("explanation");
-            explanation(&mut j, &p.pod, node, sem);
+            explanation(&mut j, &s, pi, ni, false);
             j.key("eviction");
             match s.eviction(pi, ni) {
                 Some(r) => simulation(&mut j, &r, None, 0),
@@ -531,6 +540,76 @@ mod tests {
                 .starts_with("PodTemplate \"t\" is invalid"),
             "{}",
             a["pods"][0]["statusMessage"]
+        );
+    }
+
+    #[test]
+    fn the_dedicated_nodes_example_lands_only_on_its_pool() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/parity/pastes/37-dedicated-nodes-selector.yaml"
+        ))
+        .unwrap();
+        let a = v(analyze(&val(json!(text)), &V::Null));
+        let api = &a["pods"][0];
+        assert_eq!(api["schedule"]["bestNodes"], json!(["payments-1"]));
+        assert_eq!(api["schedule"]["feasibleNodes"], 1);
+        assert_eq!(api["schedule"]["nodes"][1]["rejectedBy"], "NodeAffinity");
+        assert_eq!(
+            api["nodes"][1]["explanation"]["placement"]["filters"][3]["state"],
+            "failed"
+        );
+        let lost = &a["pods"][1];
+        assert_eq!(
+            lost["schedule"]["message"],
+            "0/2 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 1 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling."
+        );
+        assert_eq!(
+            lost["schedule"]["nodes"][0]["rejectedBy"],
+            "TaintToleration"
+        );
+        assert_eq!(
+            lost["nodes"][1]["explanation"]["placement"]["nodeSelector"][0]["nodeValue"],
+            serde_json::Value::Null
+        );
+        assert_eq!(a["nodes"][0]["resources"]["allocatableKnown"], false);
+    }
+
+    #[test]
+    fn a_mixed_taint_and_cpu_event_is_reproduced_with_its_arithmetic() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/parity/pastes/39-mixed-taint-and-cpu-event.yaml"
+        ))
+        .unwrap();
+        let a = v(analyze(&val(json!(text)), &V::Null));
+        let web = a["pods"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == "web")
+            .unwrap()
+            .clone();
+        assert_eq!(
+            web["schedule"]["message"],
+            "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu. no new claims to deallocate, preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod."
+        );
+        let small = &web["schedule"]["nodes"][1];
+        assert_eq!(small["rejectedBy"], "NodeResourcesFit");
+        assert_eq!(small["insufficient"][0]["shortfall"], 400);
+        let lines = web["nodes"][1]["explanation"]["placement"]["resources"]
+            .as_array()
+            .unwrap()
+            .clone();
+        let cpu = lines.iter().find(|l| l["resource"] == "cpu").unwrap();
+        assert_eq!(cpu["headroom"], -400);
+        let bars = a["nodes"][1]["resources"]["bars"]
+            .as_array()
+            .unwrap()
+            .clone();
+        assert!(
+            bars.iter()
+                .any(|b| b["resource"] == "cpu" && b["requested"] == 900)
         );
     }
 }

@@ -6,14 +6,19 @@ use taintlab_core::matching::{describe_toleration, taint_to_string, tolerates as
 use taintlab_core::scheduling::explain::{
     Eviction, Explanation, NoExecuteEffect, TaintRole, ToleratedBy, ToleratedVia,
 };
+use taintlab_core::scheduling::filter::FilterPlugin;
 use taintlab_core::scheduling::filter::{NODE_UNSCHEDULABLE_REASON, untolerated_taint_reason};
-use taintlab_core::scheduling::{
-    ClusterResult, Verdict, explain as core_explain, schedule as core_schedule,
-};
+use taintlab_core::scheduling::placement::PodOutcome;
+use taintlab_core::scheduling::{Verdict, explain as core_explain};
 use taintlab_core::{Node, Pod, Semantics, Toleration};
+use taintlab_scenario::{
+    FilterState, Hold, Options, PlacementCell, PlacementExplanation, Scenario,
+    UNMODELLED_FILTER_PLUGINS, UNMODELLED_SCORE_PLUGINS,
+};
 
+use super::analyze::{finding, node_pane, pod_pane};
 use crate::error::ApiResult;
-use crate::read::{self, Obj, VERSION_OPTIONS};
+use crate::read::{self, NodeIn, Obj, PodIn, VERSION_OPTIONS};
 use crate::write::{self, J};
 
 /// `tolerates(toleration | toleration[], taint, options?)`: whether the toleration (any
@@ -106,12 +111,35 @@ fn pod_label(pod: &Pod) -> String {
     }
 }
 
-/// One sentence saying what the explanation means.
-fn summary(x: &Explanation, pod: &Pod, node: &Node) -> String {
+/// One sentence saying what the explanation means: the taint view, or the plugin of the
+/// full filter chain that rejects the node.
+fn summary(x: &Explanation, full: Option<&PlacementCell>, pod: &Pod, node: &Node) -> String {
     let p = pod_label(pod);
     let n = &node.name;
-    let mut s = match x.verdict {
-        Verdict::Bypassed => format!(
+    let other = full.and_then(|c| {
+        let plugin = c.rejected_by?;
+        (x.verdict.passes_filter() && c.hold.is_none()).then_some((plugin, c))
+    });
+    let mut s = match (x.verdict, other) {
+        (_, Some((plugin, c))) => {
+            let mut s = format!(
+                "{p} cannot be scheduled on {n}: {} rejects it ({}).",
+                plugin.name(),
+                c.reasons.join("; ")
+            );
+            for r in &c.insufficient {
+                s.push_str(&format!(
+                    " {}: requests {}, {} of {} in use, short by {}.",
+                    r.resource,
+                    r.requested,
+                    r.used,
+                    r.capacity,
+                    r.shortfall()
+                ));
+            }
+            s
+        }
+        (Verdict::Bypassed, _) => format!(
             "{p} has spec.nodeName set, so the scheduler never checks it; the kubelet on {n} {}.",
             if x.kubelet_admits {
                 "admits it"
@@ -119,23 +147,26 @@ fn summary(x: &Explanation, pod: &Pod, node: &Node) -> String {
                 "rejects it (an untolerated NoExecute taint)"
             }
         ),
-        Verdict::Schedulable if node.taints.is_empty() && !node.unschedulable => {
+        (Verdict::Schedulable, _) if node.taints.is_empty() && !node.unschedulable => {
             format!("{p} can be scheduled on {n}: the node has no taints.")
         }
-        Verdict::Schedulable => format!(
+        (Verdict::Schedulable, _) => format!(
             "{p} can be scheduled on {n}: every NoSchedule and NoExecute taint is tolerated."
         ),
-        Verdict::Penalized {
-            untolerated_prefer_no_schedule: k,
-        } => format!(
+        (
+            Verdict::Penalized {
+                untolerated_prefer_no_schedule: k,
+            },
+            _,
+        ) => format!(
             "{p} can be scheduled on {n}, but {k} untolerated PreferNoSchedule taint{} lower{} the node's score.",
             if k == 1 { "" } else { "s" },
             if k == 1 { "s" } else { "" }
         ),
-        Verdict::Unschedulable => format!(
+        (Verdict::Unschedulable, _) => format!(
             "{p} cannot be scheduled on {n}: the node is cordoned (spec.unschedulable) and the pod does not tolerate node.kubernetes.io/unschedulable:NoSchedule."
         ),
-        Verdict::Untolerated { first_untolerated } => format!(
+        (Verdict::Untolerated { first_untolerated }, _) => format!(
             "{p} cannot be scheduled on {n}: it does not tolerate the taint {}.",
             node.taints
                 .get(first_untolerated)
@@ -143,6 +174,12 @@ fn summary(x: &Explanation, pod: &Pod, node: &Node) -> String {
                 .unwrap_or_default()
         ),
     };
+    if let Some(h) = full.and_then(|c| c.hold).filter(|h| *h != Hold::Bound) {
+        s = format!(
+            "{p} is not scheduled by the default scheduler ({}). {s}",
+            h.name()
+        );
+    }
     match x.eviction {
         Eviction::NotApplicable => {}
         Eviction::Immediate => {
@@ -170,9 +207,159 @@ fn reason_of(v: Verdict, node: &Node, sem: Semantics) -> Option<String> {
     }
 }
 
-/// The explanation of one pod on one node.
-pub fn explanation(j: &mut J, pod: &Pod, node: &Node, sem: Semantics) {
-    let x = core_explain(pod, node, sem);
+/// Whether the full chain lets the pod land on the node (a bound pod: whether its
+/// taints let it be admitted, as before).
+fn cell_fits(c: &PlacementCell, taints: Verdict) -> bool {
+    match c.hold {
+        Some(Hold::Bound) => taints.passes_filter(),
+        Some(_) => false,
+        None => c.scores.is_some(),
+    }
+}
+
+/// The full chain's answer for one cell: rejecting plugin(s), status code, reasons,
+/// hold, scores and the resources that fall short.
+fn placement_cell_fields(j: &mut J, c: &PlacementCell) {
+    j.os("rejectedBy", c.rejected_by.map(|p| p.name()))
+        .key("rejectedByAll")
+        .arr();
+    for p in &c.rejected_by_all {
+        j.str(p.name());
+    }
+    j.end()
+        .os("code", c.code.map(|c| c.as_str()))
+        .strs("reasons", &c.reasons)
+        .os("hold", c.hold.map(Hold::name))
+        .b("resourcesChecked", c.resources_checked)
+        .key("scores");
+    match &c.scores {
+        Some(s) => {
+            j.open()
+                .n("taintToleration", s.taint_toleration)
+                .n("nodeAffinity", s.node_affinity)
+                .on("nodeResourcesFit", s.node_resources_fit)
+                .on("balancedAllocation", s.balanced_allocation)
+                .n("combined", s.combined)
+                .close();
+        }
+        None => {
+            j.null();
+        }
+    }
+    j.key("insufficient").arr();
+    for r in &c.insufficient {
+        j.open()
+            .s("resource", &r.resource)
+            .s("reason", &r.reason)
+            .n("requested", r.requested)
+            .n("used", r.used)
+            .n("capacity", r.capacity)
+            .n("shortfall", r.shortfall())
+            .close();
+    }
+    j.end();
+}
+
+/// Every filter in order with the arithmetic and checks behind it.
+fn placement_explanation(j: &mut J, x: &PlacementExplanation) {
+    j.open();
+    placement_cell_fields(j, &x.cell);
+    j.key("filters").arr();
+    for f in &x.filters {
+        j.open().s("plugin", f.plugin.name());
+        match &f.state {
+            FilterState::Failed(st) => {
+                j.s("state", "failed")
+                    .s("code", st.code.as_str())
+                    .strs("reasons", &st.reasons);
+            }
+            other => {
+                j.s(
+                    "state",
+                    match other {
+                        FilterState::Passed => "passed",
+                        FilterState::NotChecked => "not-checked",
+                        _ => "not-evaluated",
+                    },
+                )
+                .os("code", None)
+                .strs("reasons", &[]);
+            }
+        }
+        j.close();
+    }
+    j.end().key("resources");
+    match &x.resources {
+        Some(lines) => {
+            j.arr();
+            for l in lines {
+                j.open()
+                    .s("resource", &l.resource)
+                    .n("requested", l.requested)
+                    .n("used", l.used)
+                    .n("allocatable", l.allocatable)
+                    .n("headroom", l.headroom())
+                    .close();
+            }
+            j.end();
+        }
+        None => {
+            j.null();
+        }
+    }
+    j.key("nodeSelector").arr();
+    for l in &x.node_selector {
+        j.open()
+            .s("key", &l.key)
+            .s("wanted", &l.wanted)
+            .os("nodeValue", l.node_value.as_deref())
+            .b("matches", l.matches())
+            .close();
+    }
+    j.end().key("affinityTerms").arr();
+    for t in &x.affinity_terms {
+        j.bool(*t);
+    }
+    j.end().key("portConflicts").arr();
+    for p in &x.port_conflicts {
+        j.open()
+            .n("hostPort", i64::from(p.host_port))
+            .s(
+                "protocol",
+                if p.protocol.is_empty() {
+                    "TCP"
+                } else {
+                    &p.protocol
+                },
+            )
+            .s(
+                "hostIP",
+                if p.host_ip.is_empty() {
+                    "0.0.0.0"
+                } else {
+                    &p.host_ip
+                },
+            )
+            .close();
+    }
+    j.end().close();
+}
+
+/// The explanation of pod `p` on node `n` of a scenario: the taint view, the full
+/// filter chain's first rejection (`filter`) and every filter in order (`placement`).
+/// `diagnostics`: also list the scenario's findings (for `explain`, whose scenario is
+/// this one pair).
+pub fn explanation(j: &mut J, s: &Scenario, p: usize, n: usize, diagnostics: bool) {
+    let (Some(entry), Some(node_entry)) = (s.pods.get(p), s.nodes.get(n)) else {
+        j.null();
+        return;
+    };
+    let (pod, node, sem) = (&entry.pod, &node_entry.node, s.semantics);
+    let x = s
+        .explain(p, n)
+        .unwrap_or_else(|| core_explain(pod, node, sem));
+    let full = s.explain_placement(p, n);
+    let cell = full.as_ref().map(|f| &f.cell);
     let tols = &pod.tolerations;
     j.open()
         .key("pod")
@@ -182,9 +369,12 @@ pub fn explanation(j: &mut J, pod: &Pod, node: &Node, sem: Semantics) {
         .close()
         .s("node", &node.name)
         .s("verdict", verdict_name(x.verdict))
-        .b("fits", x.verdict.passes_filter())
+        .b(
+            "fits",
+            cell.map_or(x.verdict.passes_filter(), |c| cell_fits(c, x.verdict)),
+        )
         .b("bypassesScheduler", x.bypasses_scheduler)
-        .s("summary", &summary(&x, pod, node))
+        .s("summary", &summary(&x, cell, pod, node))
         .key("tolerations");
     write::tolerations(j, tols);
     j.key("cordon")
@@ -233,7 +423,15 @@ pub fn explanation(j: &mut J, pod: &Pod, node: &Node, sem: Semantics) {
                 .any(|t| t.outcomes.get(*i).is_some_and(|o| o.is_tolerated()))
         })
         .collect();
-    let reason = reason_of(x.verdict, node, sem).or_else(|| x.filter.reason.clone());
+    let taint_plugin = matches!(
+        x.filter.rejected_by,
+        None | Some(FilterPlugin::TaintToleration | FilterPlugin::NodeUnschedulable)
+    );
+    let reason = if taint_plugin {
+        reason_of(x.verdict, node, sem).or_else(|| x.filter.reason.clone())
+    } else {
+        x.filter.reason.clone()
+    };
     j.counts("untoleratedTaints", &untolerated)
         .counts("unusedTolerations", &unused)
         .key("filter")
@@ -248,7 +446,35 @@ pub fn explanation(j: &mut J, pod: &Pod, node: &Node, sem: Semantics) {
         .b("kubeletAdmits", x.kubelet_admits)
         .key("eviction");
     eviction(j, x.eviction);
+    j.key("placement");
+    match &full {
+        Some(f) => placement_explanation(j, f),
+        None => {
+            j.null();
+        }
+    }
+    if diagnostics {
+        j.key("diagnostics").arr();
+        for f in &s.findings {
+            finding(j, f);
+        }
+        j.end();
+    }
     j.s("kubernetesVersion", &sem.version.to_string()).close();
+}
+
+/// The scenario of pods and nodes given as values (the `schedule` and `explain`
+/// arguments): the scenario pipeline the playground and `analyze` use, without
+/// admission or the DaemonSet controller, so every placement field is run through the
+/// full filter chain.
+pub fn value_scenario(pods: Vec<PodIn>, nodes: Vec<NodeIn>, sem: Semantics) -> Scenario {
+    let panes = [node_pane(nodes), pod_pane(pods)];
+    let options = Options {
+        semantics: sem,
+        admission: None,
+        daemon_set: Some(false),
+    };
+    Scenario::build(&[&panes[0], &panes[1]], &options)
 }
 
 /// `explain(pod, node, options?)`.
@@ -257,46 +483,67 @@ pub fn explain(pod: &V, node: &V, options: &V) -> ApiResult {
     let sem = read::semantics(&o)?;
     let pod = read::pod(pod, "pod", sem.version)?;
     let node = read::node(node, "node", sem.version)?;
+    let s = value_scenario(vec![pod], vec![node], sem);
     let mut j = J::new();
-    explanation(&mut j, &pod.pod, &node.node, sem);
+    explanation(&mut j, &s, 0, 0, true);
     Ok(j.finish())
 }
 
-/// One pod of a schedule result.
-pub fn pod_schedule(
-    j: &mut J,
-    r: &ClusterResult<'_>,
-    pi: usize,
-    pod: &Pod,
-    nodes: &[Node],
-    sem: Semantics,
-) {
-    let mut best: Option<i64> = None;
-    for ni in 0..nodes.len() {
-        if let Some(w) = r.weighted_score(pi, ni) {
-            best = Some(best.map_or(w, |b| b.max(w)));
-        }
+fn outcome_name(o: &PodOutcome) -> &'static str {
+    match o {
+        PodOutcome::Gated => "gated",
+        PodOutcome::Bypassed => "bound",
+        PodOutcome::OtherScheduler => "other-scheduler",
+        PodOutcome::Feasible { .. } => "feasible",
+        PodOutcome::Unschedulable { .. } => "unschedulable",
+        PodOutcome::SchedulerError { .. } => "scheduler-error",
+        PodOutcome::PreScoreError => "pre-score-error",
+        PodOutcome::SchedulerPanic { .. } => "scheduler-panic",
     }
-    let feasible = r.feasible_nodes(pi).unwrap_or(0);
+}
+
+/// One pod of a schedule result: the full filter chain's answer (feasible nodes, best
+/// nodes by the combined modelled score, FailedScheduling event, preemption) and each
+/// node's cell; `verdict`, `score` and `weightedScore` stay the taint filters' view.
+pub fn pod_schedule(j: &mut J, s: &Scenario, pi: usize) {
+    let Some(entry) = s.pods.get(pi) else {
+        j.null();
+        return;
+    };
+    let pod = &entry.pod;
+    let r = &s.result;
+    let ps = s.pod_scheduling(pi);
+    let cells: Vec<Option<PlacementCell>> = (0..s.nodes.len())
+        .map(|ni| s.placement_cell(pi, ni))
+        .collect();
+    let combined = |c: &Option<PlacementCell>| {
+        c.as_ref()
+            .filter(|c| c.hold.is_none())
+            .and_then(|c| c.scores)
+            .map(|s| s.combined)
+    };
+    let best = cells.iter().filter_map(combined).max();
+    let feasible = s.feasible_nodes(pi).unwrap_or(0);
     let bypass = !pod.node_name.is_empty();
     j.open()
         .s("namespace", &pod.namespace)
         .s("name", &pod.name)
         .b("bypassesScheduler", bypass)
+        .os("outcome", ps.as_ref().map(|p| outcome_name(&p.outcome)))
         .b("scheduled", feasible > 0 || bypass)
         .c("feasibleNodes", feasible)
         .key("bestNodes")
         .arr();
     if let Some(b) = best {
-        for (ni, node) in nodes.iter().enumerate() {
-            if r.weighted_score(pi, ni) == Some(b) {
-                j.str(&node.name);
+        for (ni, node) in s.nodes.iter().enumerate() {
+            if cells.get(ni).and_then(combined) == Some(b) {
+                j.str(&node.node.name);
             }
         }
     }
-    j.end().os("message", r.message(pi)).key("event");
-    match r.failed_scheduling(pi) {
-        Some(f) => {
+    j.end().os("message", s.message(pi)).key("event");
+    match ps.as_ref().map(|p| &p.outcome) {
+        Some(PodOutcome::Unschedulable { event: f, .. }) => {
             j.open()
                 .s("type", f.event_type)
                 .s("reason", f.reason)
@@ -306,12 +553,34 @@ pub fn pod_schedule(
                 .s("conditionMessage", &f.condition_message)
                 .close();
         }
+        _ => {
+            j.null();
+        }
+    }
+    j.os(
+        "preemption",
+        ps.as_ref().and_then(|p| p.preemption.as_deref()),
+    )
+    .key("nomination");
+    match ps.as_ref().and_then(|p| p.nomination.as_ref()) {
+        Some(nom) => {
+            j.open().s("node", &nom.node).key("victims").arr();
+            for v in &nom.victims {
+                j.open()
+                    .s("namespace", &v.namespace)
+                    .s("name", &v.name)
+                    .n("priority", i64::from(v.priority))
+                    .close();
+            }
+            j.end().close();
+        }
         None => {
             j.null();
         }
     }
     j.key("nodes").arr();
-    for (ni, node) in nodes.iter().enumerate() {
+    for (ni, node_entry) in s.nodes.iter().enumerate() {
+        let node = &node_entry.node;
         let Some(cell) = r.cell(pi, ni) else { continue };
         let penalty = match cell.verdict {
             Verdict::Penalized {
@@ -323,33 +592,82 @@ pub fn pod_schedule(
             Verdict::Untolerated { first_untolerated } => Some(first_untolerated),
             _ => None,
         };
+        let full = cells.get(ni).and_then(Option::as_ref);
+        let reason = full
+            .and_then(|c| c.reasons.first().cloned())
+            .or_else(|| reason_of(cell.verdict, node, s.semantics));
         j.open()
             .s("node", &node.name)
             .s("verdict", verdict_name(cell.verdict))
-            .b("fits", cell.verdict.passes_filter())
+            .b(
+                "fits",
+                full.map_or(cell.verdict.passes_filter(), |c| cell_fits(c, cell.verdict)),
+            )
             .on("score", cell.score)
             .on("weightedScore", r.weighted_score(pi, ni))
             .c("untoleratedPreferNoSchedule", penalty)
             .oc("firstUntolerated", first)
-            .os("reason", reason_of(cell.verdict, node, sem).as_deref())
+            .os("reason", reason.as_deref());
+        if let Some(c) = full {
+            placement_cell_fields(j, c);
+        }
+        j.close();
+    }
+    j.end().close();
+}
+
+/// The requested/allocatable bars of every node (the pod count and each resource a
+/// pod requests), aligned with the scenario's nodes.
+pub fn node_resources(j: &mut J, s: &Scenario, n: usize) {
+    let Some(r) = s.node_resources(n) else {
+        j.null();
+        return;
+    };
+    j.open()
+        .b("allocatableKnown", r.allocatable_known)
+        .c("runningPods", r.running_pods)
+        .key("bars")
+        .arr();
+    for b in &r.bars {
+        j.open()
+            .s("resource", &b.resource)
+            .n("requested", b.requested)
+            .n("allocatable", b.allocatable)
             .close();
     }
     j.end().close();
 }
 
-/// The schedule result for core pods and nodes.
-pub fn schedule_result(j: &mut J, pods: &[Pod], nodes: &[Node], sem: Semantics) {
-    let r = core_schedule(pods, nodes, sem);
+/// The schedule result of a scenario.
+pub fn schedule_result(j: &mut J, s: &Scenario) {
     j.open().key("nodes").arr();
-    for n in nodes {
-        j.str(&n.name);
+    for n in &s.nodes {
+        j.str(&n.node.name);
+    }
+    j.end().key("nodeResources").arr();
+    for n in 0..s.nodes.len() {
+        node_resources(j, s, n);
     }
     j.end().key("pods").arr();
-    for (pi, pod) in pods.iter().enumerate() {
-        pod_schedule(j, &r, pi, pod, nodes, sem);
+    for pi in 0..s.pods.len() {
+        pod_schedule(j, s, pi);
     }
     j.end()
-        .s("kubernetesVersion", &sem.version.to_string())
+        .strs(
+            "unmodelledScorePlugins",
+            &UNMODELLED_SCORE_PLUGINS.map(String::from),
+        )
+        .strs(
+            "unmodelledFilterPlugins",
+            &UNMODELLED_FILTER_PLUGINS.map(String::from),
+        )
+        .key("diagnostics")
+        .arr();
+    for f in &s.findings {
+        finding(j, f);
+    }
+    j.end()
+        .s("kubernetesVersion", &s.semantics.version.to_string())
         .close();
 }
 
@@ -359,13 +677,9 @@ pub fn schedule(pods: &V, nodes: &V, options: &V) -> ApiResult {
     let sem = read::semantics(&o)?;
     let pods = read::pods(pods, "pods", sem.version)?;
     let nodes = read::nodes(nodes, "nodes", sem.version)?;
+    let s = value_scenario(pods, nodes, sem);
     let mut j = J::new();
-    schedule_result(
-        &mut j,
-        &read::core_pods(&pods),
-        &read::core_nodes(&nodes),
-        sem,
-    );
+    schedule_result(&mut j, &s);
     Ok(j.finish())
 }
 
@@ -486,5 +800,253 @@ mod tests {
             "0/1 nodes are available: 1 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."
         );
         assert_eq!(r["pods"][0]["event"]["reason"], "FailedScheduling");
+    }
+
+    /// The dedicated nodes: `payments-1` (label and taint), `general-1`.
+    fn dedicated_nodes() -> V {
+        val(json!([
+            {"name": "payments-1", "labels": {"dedicated": "payments"},
+             "taints": "dedicated=payments:NoSchedule"},
+            {"name": "general-1"},
+        ]))
+    }
+
+    const LOST: &str = "0/2 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 1 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.";
+
+    #[test]
+    fn schedule_runs_node_selectors_through_the_full_chain() {
+        let pods = val(json!([
+            {"name": "api", "nodeSelector": {"dedicated": "payments"},
+             "tolerations": [{"key": "dedicated", "operator": "Equal", "value": "payments", "effect": "NoSchedule"}]},
+            {"name": "lost", "nodeSelector": {"disktype": "ssd"}},
+        ]));
+        let r = v(schedule(&pods, &dedicated_nodes(), &V::Null));
+        let api = &r["pods"][0];
+        assert_eq!(api["feasibleNodes"], 1);
+        assert_eq!(api["bestNodes"], json!(["payments-1"]));
+        assert_eq!(api["nodes"][1]["fits"], false);
+        assert_eq!(api["nodes"][1]["rejectedBy"], "NodeAffinity");
+        assert_eq!(api["nodes"][1]["code"], "UnschedulableAndUnresolvable");
+        assert_eq!(
+            api["nodes"][1]["reasons"],
+            json!(["node(s) didn't match Pod's node affinity/selector"])
+        );
+        // The taint view alone still says the taints allow it.
+        assert_eq!(api["nodes"][1]["verdict"], "schedulable");
+        assert_eq!(api["nodes"][0]["scores"]["taintToleration"], 100);
+        let lost = &r["pods"][1];
+        assert_eq!(lost["scheduled"], false);
+        assert_eq!(lost["outcome"], "unschedulable");
+        assert_eq!(lost["message"], LOST);
+        assert_eq!(lost["event"]["message"], LOST);
+        assert_eq!(
+            lost["preemption"],
+            "preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling."
+        );
+        assert_eq!(lost["nodes"][0]["rejectedBy"], "TaintToleration");
+        assert_eq!(lost["nodes"][1]["rejectedBy"], "NodeAffinity");
+        // The same pods as Kubernetes objects and as YAML: the same answer.
+        let yaml = val(json!(
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: lost}\nspec:\n  nodeSelector: {disktype: ssd}\n"
+        ));
+        let t = v(schedule(&yaml, &dedicated_nodes(), &V::Null));
+        assert_eq!(t["pods"][0]["message"], LOST);
+        // 1.33 has no DynamicResources text.
+        let old = v(schedule(
+            &pods,
+            &dedicated_nodes(),
+            &val(json!({"kubernetesVersion": "1.33"})),
+        ));
+        assert!(
+            !old["pods"][1]["message"]
+                .as_str()
+                .unwrap()
+                .contains("no new claims"),
+            "{}",
+            old["pods"][1]["message"]
+        );
+    }
+
+    #[test]
+    fn explain_lists_every_filter_in_order() {
+        let pod = val(
+            json!({"name": "api", "nodeSelector": {"dedicated": "payments"},
+            "tolerations": "[{key: dedicated, operator: Equal, value: payments, effect: NoSchedule}]"}),
+        );
+        let x = v(explain(&pod, &val(json!({"name": "general-1"})), &V::Null));
+        assert_eq!(x["fits"], false);
+        assert_eq!(x["filter"]["rejectedBy"], "NodeAffinity");
+        assert_eq!(
+            x["filter"]["reason"],
+            "node(s) didn't match Pod's node affinity/selector"
+        );
+        assert!(
+            x["summary"]
+                .as_str()
+                .unwrap()
+                .contains("NodeAffinity rejects it"),
+            "{}",
+            x["summary"]
+        );
+        let states: Vec<(String, String)> = x["placement"]["filters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                (
+                    f["plugin"].as_str().unwrap().to_string(),
+                    f["state"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        let want = [
+            ("NodeUnschedulable", "passed"),
+            ("NodeName", "passed"),
+            ("TaintToleration", "passed"),
+            ("NodeAffinity", "failed"),
+            ("NodePorts", "not-evaluated"),
+            ("NodeResourcesFit", "not-evaluated"),
+        ];
+        assert_eq!(states, want.map(|(a, b)| (a.to_string(), b.to_string())));
+        assert_eq!(
+            x["placement"]["nodeSelector"],
+            json!([{"key": "dedicated", "wanted": "payments", "nodeValue": null, "matches": false}])
+        );
+    }
+
+    #[test]
+    fn resources_name_the_shortfall() {
+        let nodes = val(json!([
+            {"name": "small", "allocatable": {"cpu": "1", "memory": "4Gi", "pods": 110}},
+            {"name": "unknown"},
+        ]));
+        let pods = val(json!([
+            {"name": "busy", "nodeName": "small",
+             "containers": [{"name": "c", "resources": {"requests": {"cpu": "900m"}}}]},
+            {"name": "web", "containers": [{"name": "c", "resources": {"requests": {"cpu": "500m"}}}]},
+        ]));
+        let r = v(schedule(
+            &pods,
+            &nodes,
+            &val(json!({"kubernetesVersion": "1.34"})),
+        ));
+        let web = &r["pods"][1];
+        let small = &web["nodes"][0];
+        assert_eq!(small["rejectedBy"], "NodeResourcesFit");
+        assert_eq!(small["code"], "Unschedulable");
+        assert_eq!(
+            small["insufficient"],
+            json!([{"resource": "cpu", "reason": "Insufficient cpu", "requested": 500, "used": 900, "capacity": 1000, "shortfall": 400}])
+        );
+        assert_eq!(web["nodes"][1]["resourcesChecked"], false);
+        assert_eq!(web["nodes"][1]["fits"], true);
+        assert_eq!(r["nodeResources"][0]["allocatableKnown"], true);
+        let cpu = r["nodeResources"][0]["bars"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["resource"] == "cpu")
+            .unwrap()
+            .clone();
+        assert_eq!(
+            cpu,
+            json!({"resource": "cpu", "requested": 900, "allocatable": 1000})
+        );
+        assert!(
+            r["diagnostics"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|d| d["code"] == "scheduling"
+                    && d["message"].as_str().unwrap().contains("unknown")),
+            "{}",
+            r["diagnostics"]
+        );
+        // Only the node with room: the message names the resource.
+        let one = v(schedule(
+            &pods,
+            &val(json!([{"name": "small", "allocatable": {"cpu": "1", "pods": "110"}}])),
+            &V::Null,
+        ));
+        assert!(
+            one["pods"][1]["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("0/1 nodes are available: 1 Insufficient cpu."),
+            "{}",
+            one["pods"][1]["message"]
+        );
+        // A quantity the API server would refuse is reported at the plain field.
+        let e = schedule(
+            &val(
+                json!({"name": "p", "containers": [{"name": "c", "resources": {"requests": {"cpu": "lots"}}}]}),
+            ),
+            &nodes,
+            &V::Null,
+        );
+        let e = e.unwrap_err();
+        assert!(
+            e.location.path.starts_with("pods.containers[0]"),
+            "{}",
+            e.location.path
+        );
+        let e = schedule(
+            &pods,
+            &val(json!({"name": "n", "allocatable": {"cpu": true}})),
+            &V::Null,
+        )
+        .unwrap_err();
+        assert!(
+            e.location.path.starts_with("nodes.allocatable"),
+            "{}",
+            e.location.path
+        );
+    }
+
+    #[test]
+    fn placement_fields_of_parsed_pods_read_back() {
+        // `parse` returns containers as {name, image, requests, limits}.
+        let pod = json!({"name": "p", "containers": [{"name": "c", "image": "x", "requests": {"nvidia.com/gpu": "2"}, "limits": {"nvidia.com/gpu": "2"}}],
+            "schedulingGates": [{"name": "wait"}]});
+        let r = v(schedule(
+            &val(json!([pod])),
+            &val(json!([{"name": "g", "allocatable": {"nvidia.com/gpu": "1", "pods": "10"}}])),
+            &V::Null,
+        ));
+        assert_eq!(r["pods"][0]["outcome"], "gated");
+        assert_eq!(r["pods"][0]["message"], serde_json::Value::Null);
+        assert_eq!(r["pods"][0]["nodes"][0]["hold"], "gated");
+        let ungated = val(
+            json!({"name": "p", "containers": [{"name": "c", "requests": {"nvidia.com/gpu": "2"}}]}),
+        );
+        let r = v(schedule(
+            &ungated,
+            &val(json!([{"name": "g", "allocatable": {"nvidia.com/gpu": "1", "pods": "10"}}])),
+            &V::Null,
+        ));
+        assert_eq!(r["pods"][0]["nodes"][0]["insufficient"][0]["shortfall"], 1);
+    }
+
+    #[test]
+    fn unreadable_text_is_reported_once_not_thrown() {
+        let pod = "My pod is stuck, here it is:\n$ kubectl get pod api -o yaml\napiVersion: v1\nkind: Pod\nmetadata: {name: api}\nspec:\n  nodeSelector: {dedicated: payments}\n";
+        let x = v(explain(
+            &val(json!(pod)),
+            &val(json!({"name": "general-1"})),
+            &V::Null,
+        ));
+        assert_eq!(x["pod"]["name"], "api");
+        assert_eq!(x["filter"]["rejectedBy"], "NodeAffinity");
+        let notes: Vec<&serde_json::Value> = x["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["severity"] != "error")
+            .collect();
+        assert!(!notes.is_empty(), "{}", x["diagnostics"]);
+        assert!(notes.iter().all(|d| d["pane"] == "pods"), "{notes:?}");
+        let r = v(schedule(&val(json!(pod)), &dedicated_nodes(), &V::Null));
+        assert_eq!(r["pods"][0]["message"], LOST);
+        assert!(!r["diagnostics"].as_array().unwrap().is_empty());
     }
 }
