@@ -371,6 +371,13 @@ fn a_mixed_taint_and_resource_event_is_reproduced_byte_for_byte() {
     assert_eq!(cell.rejected_by, Some(FilterPlugin::NodeResourcesFit));
     assert_eq!(cell.reasons, vec!["Insufficient cpu".to_string()]);
     assert_eq!(cell.insufficient[0].shortfall(), 400);
+    let x = s.explain(3, 1).expect("explain");
+    assert_eq!(x.filter.rejected_by, Some(FilterPlugin::NodeResourcesFit));
+    assert_eq!(x.filter.reason.as_deref(), Some("Insufficient cpu"));
+    assert_eq!(
+        x.filter.code,
+        taintlab_core::scheduling::Code::Unschedulable
+    );
     assert_eq!(s.cell(3, 1).map(|c| c.kind), Some(CellKind::Blocked));
     // The Succeeded pod holds nothing: small-2 carries 900m like small-1.
     let bars = s.node_resources(2).expect("node");

@@ -116,7 +116,7 @@ impl crate::Scenario {
         {
             x.filter.rejected_by = Some(plugin);
             x.filter.code = full.code.unwrap_or(x.filter.code);
-            x.filter.reason = full.reasons.first().cloned();
+            x.filter.reason = (!full.reasons.is_empty()).then(|| full.reasons.join(", "));
             x.filter.first_untolerated = None;
         }
         Some(x)
