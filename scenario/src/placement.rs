@@ -362,20 +362,27 @@ pub(crate) fn build(nodes: &[NodeEntry], pods: &[PodEntry], semantics: Semantics
     let states = node_states_with_allocatable(&node_list, &allocatable, &bound, options);
     // DaemonSet rows are scheduled per node below; in the batch they would read as one
     // pod without the controller's affinity.
-    let batch: Vec<SchedulingPod> = pods
-        .iter()
-        .zip(&scheduling)
-        .map(|(e, p)| {
-            if e.daemon && p.pod.node_name.is_empty() {
-                // Skipped before the filters: its row in `result` is "not ours".
-                let mut skip = SchedulingPod::default();
-                skip.placement.scheduler_name = DAEMON_ROW_SCHEDULER.to_string();
-                skip
-            } else {
-                p.clone()
-            }
-        })
-        .collect();
+    let daemon_row = |e: &PodEntry, p: &SchedulingPod| e.daemon && p.pod.node_name.is_empty();
+    let batch: std::borrow::Cow<'_, [SchedulingPod]> =
+        if pods.iter().zip(&scheduling).any(|(e, p)| daemon_row(e, p)) {
+            std::borrow::Cow::Owned(
+                pods.iter()
+                    .zip(&scheduling)
+                    .map(|(e, p)| {
+                        if daemon_row(e, p) {
+                            // Skipped before the filters: its row in `result` is "not ours".
+                            let mut skip = SchedulingPod::default();
+                            skip.placement.scheduler_name = DAEMON_ROW_SCHEDULER.to_string();
+                            skip
+                        } else {
+                            p.clone()
+                        }
+                    })
+                    .collect(),
+            )
+        } else {
+            std::borrow::Cow::Borrowed(&scheduling)
+        };
     let index = PlacementIndex::with_states(
         &node_list,
         states.clone(),
