@@ -71,6 +71,12 @@ impl Loaded {
                 err_style,
             ));
         }
+        let dash = |v: &[std::path::PathBuf]| v.iter().any(|p| p.as_os_str() == "-");
+        if dash(&c.files) && dash(&c.nodes) {
+            return Err(fail(
+                "standard input can be read once: give - to -f or to --nodes, not both".into(),
+            ));
+        }
         if c.cluster {
             return Err(fail(
                 "--cluster reads the cluster instead of -f and --nodes: give one or the other"

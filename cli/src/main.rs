@@ -420,7 +420,9 @@ fn main() -> ExitCode {
         Command::Timeline(a) => cmd::timeline::run(&a),
         Command::Completion { shell } => {
             let mut c = Cli::command();
-            clap_complete::generate(shell, &mut c, "taintlab", &mut std::io::stdout());
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut c, "taintlab", &mut script);
+            out::write_stdout(&String::from_utf8_lossy(&script));
             0
         }
     };

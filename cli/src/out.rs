@@ -11,6 +11,39 @@ use taintlab_scenario::{Finding, FindingKind};
 use crate::Color;
 use crate::load::Loaded;
 
+/// Writes to standard output; when it is closed (`taintlab ... | head -1`), ends the
+/// program quietly with exit code 141, as a shell reports a SIGPIPE death.
+pub fn write_stdout(s: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if out
+        .write_all(s.as_bytes())
+        .and_then(|()| out.flush())
+        .is_err()
+    {
+        std::process::exit(141);
+    }
+}
+
+/// `print!` through [`write_stdout`].
+#[macro_export]
+macro_rules! say {
+    ($($t:tt)*) => {
+        $crate::out::write_stdout(&format!($($t)*))
+    };
+}
+
+/// `println!` through [`write_stdout`].
+#[macro_export]
+macro_rules! sayln {
+    () => {
+        $crate::out::write_stdout("\n")
+    };
+    ($($t:tt)*) => {
+        $crate::out::write_stdout(&format!("{}\n", format_args!($($t)*)))
+    };
+}
+
 /// ANSI styling, on or off.
 #[derive(Clone, Copy, Debug)]
 pub struct Style {
@@ -206,9 +239,9 @@ pub fn to_yaml(json: &str) -> Result<String, String> {
 /// Prints JSON text as `format` (JSON re-indented, or YAML).
 pub fn print_structured(json: &str, yaml: bool) -> Result<(), String> {
     if yaml {
-        print!("{}", to_yaml(json)?);
+        crate::say!("{}", to_yaml(json)?);
     } else {
-        print!("{}", pretty_json(json));
+        crate::say!("{}", pretty_json(json));
     }
     Ok(())
 }

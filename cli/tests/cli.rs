@@ -289,6 +289,9 @@ fn standard_input_is_read_with_dash_and_when_piped() {
         &[],
     );
     assert_eq!(code(&nodes), 1, "{}", stderr(&nodes));
+    let twice = run_with(&["schedule", "-f", "-", "--nodes", "-"], Some(&text), &[]);
+    assert_eq!(code(&twice), 2);
+    assert!(stderr(&twice).contains("standard input can be read once"));
 }
 
 #[test]
@@ -918,4 +921,25 @@ fn sarif_for_code_scanning() {
     assert_eq!(code(&p), 1);
     let v: serde_json::Value = serde_json::from_str(&stdout(&p)).expect("JSON");
     assert_eq!(v["runs"][0]["results"][0]["ruleId"], "policy");
+}
+
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let o = Command::new(env!("CARGO_BIN_EXE_taintlab"))
+        .args(["schedule", "-f", "mix.yaml", "-q"])
+        .current_dir(fixtures())
+        .env("XDG_CONFIG_HOME", fixtures().join("no-such-config-dir"))
+        .stdin(Stdio::null())
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .expect("runs");
+    assert_eq!(o.status.code(), Some(141));
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }

@@ -85,7 +85,7 @@ pub fn gh_annotation(level: &str, file: &str, line: usize, col: usize, title: &s
         props.push(format!("col={col}"));
     }
     props.push(format!("title={}", gh_prop(title)));
-    println!("::{level} {}::{}", props.join(","), gh_data(msg));
+    crate::sayln!("::{level} {}::{}", props.join(","), gh_data(msg));
 }
 
 /// One SARIF result.
@@ -266,10 +266,10 @@ pub fn run(a: &CheckArgs) -> u8 {
                     String::new()
                 };
                 if o.failures.is_empty() {
-                    println!("{} {}", style.green("ok  "), pod_name(&s, o.pod));
+                    crate::sayln!("{} {}", style.green("ok  "), pod_name(&s, o.pod));
                 }
                 for (f, m) in &o.failures {
-                    println!(
+                    crate::sayln!(
                         "{}{}: {} {}: {m}",
                         at,
                         style.red(&style.bold("error")),
@@ -283,7 +283,7 @@ pub fn run(a: &CheckArgs) -> u8 {
                     );
                 }
             }
-            println!("{summary}");
+            crate::sayln!("{summary}");
         }
         GateFormat::Sarif => {
             let mut results = Vec::new();
@@ -300,7 +300,7 @@ pub fn run(a: &CheckArgs) -> u8 {
                     });
                 }
             }
-            println!("{}", sarif(&results));
+            crate::sayln!("{}", sarif(&results));
         }
         GateFormat::Github => {
             for o in &outcomes {
@@ -316,7 +316,7 @@ pub fn run(a: &CheckArgs) -> u8 {
                     );
                 }
             }
-            println!("{summary}");
+            crate::sayln!("{summary}");
         }
         GateFormat::Json => {
             let workloads: Vec<Value> = outcomes
@@ -346,7 +346,7 @@ pub fn run(a: &CheckArgs) -> u8 {
                 "inputErrors": other_errors,
                 "summary": summary,
             });
-            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+            crate::sayln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         }
     }
     code

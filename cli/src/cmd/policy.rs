@@ -158,7 +158,7 @@ pub fn run(a: &PolicyRunArgs) -> u8 {
             .unwrap_or_default()
     };
     match a.output {
-        GateFormat::Json => print!("{}", pretty_json(&decision)),
+        GateFormat::Json => crate::say!("{}", pretty_json(&decision)),
         GateFormat::Sarif => {
             let mut results = Vec::new();
             if !accepted {
@@ -181,7 +181,7 @@ pub fn run(a: &PolicyRunArgs) -> u8 {
                     column: 0,
                 });
             }
-            println!("{}", sarif(&results));
+            crate::sayln!("{}", sarif(&results));
         }
         GateFormat::Github => {
             if !accepted {
@@ -197,7 +197,7 @@ pub fn run(a: &PolicyRunArgs) -> u8 {
             for w in strs("warnings") {
                 gh_annotation("warning", &name, 0, 0, "taintlab policy: warning", &w);
             }
-            println!(
+            crate::sayln!(
                 "taintlab policy: {name}: {}",
                 if accepted { "accepted" } else { "rejected" }
             );
@@ -205,9 +205,9 @@ pub fn run(a: &PolicyRunArgs) -> u8 {
         GateFormat::Text => {
             let style = Style::stdout(a.color);
             if accepted {
-                println!("{}", style.green(&style.bold("accepted")));
+                crate::sayln!("{}", style.green(&style.bold("accepted")));
             } else {
-                println!(
+                crate::sayln!(
                     "{} ({}): {}",
                     style.red(&style.bold("rejected")),
                     v["code"].as_i64().unwrap_or_default(),
@@ -215,16 +215,16 @@ pub fn run(a: &PolicyRunArgs) -> u8 {
                 );
             }
             for w in strs("warnings") {
-                println!("{} {w}", style.yellow("warning:"));
+                crate::sayln!("{} {w}", style.yellow("warning:"));
             }
             for m in strs("mutations") {
-                println!("{} {m}", style.bold("mutation:"));
+                crate::sayln!("{} {m}", style.bold("mutation:"));
             }
             if !v["patch"].is_null() && v.get("patch").is_some() {
-                println!("patch: {}", v["patch"]);
+                crate::sayln!("patch: {}", v["patch"]);
             }
             if let Some(nc) = v["nodeChecks"].as_str() {
-                println!("{}", style.dim(&format!("node checks: {nc}")));
+                crate::sayln!("{}", style.dim(&format!("node checks: {nc}")));
             }
         }
     }
@@ -268,14 +268,14 @@ pub fn check(a: &PolicyCheckArgs) -> u8 {
                 let d = &x.decision;
                 if d.accepted {
                     let mutated = if x.patch.is_some() { " (mutated)" } else { "" };
-                    println!("{} {}{mutated}", style.green("ok  "), pod_name(&s, x.pod));
+                    crate::sayln!("{} {}{mutated}", style.green("ok  "), pod_name(&s, x.pod));
                 } else {
                     let at = if line > 0 {
                         format!("{file}:{line}:{col}: ")
                     } else {
                         String::new()
                     };
-                    println!(
+                    crate::sayln!(
                         "{at}{}: {} is rejected by the policy: {}",
                         style.red(&style.bold("error")),
                         pod_name(&s, x.pod),
@@ -283,10 +283,10 @@ pub fn check(a: &PolicyCheckArgs) -> u8 {
                     );
                 }
                 for w in &d.warnings {
-                    println!("{} {}: {w}", style.yellow("warning:"), pod_name(&s, x.pod));
+                    crate::sayln!("{} {}: {w}", style.yellow("warning:"), pod_name(&s, x.pod));
                 }
             }
-            println!("{summary}");
+            crate::sayln!("{summary}");
         }
         GateFormat::Sarif => {
             let mut results = Vec::new();
@@ -314,7 +314,7 @@ pub fn check(a: &PolicyCheckArgs) -> u8 {
                     });
                 }
             }
-            println!("{}", sarif(&results));
+            crate::sayln!("{}", sarif(&results));
         }
         GateFormat::Github => {
             for x in &answers {
@@ -328,7 +328,7 @@ pub fn check(a: &PolicyCheckArgs) -> u8 {
                     gh_annotation("warning", &file, line, col, &title, w);
                 }
             }
-            println!("{summary}");
+            crate::sayln!("{summary}");
         }
         GateFormat::Json => {
             let items: Vec<Value> = answers
@@ -360,7 +360,7 @@ pub fn check(a: &PolicyCheckArgs) -> u8 {
                 "rejected": rejected,
                 "summary": summary,
             });
-            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+            crate::sayln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         }
     }
     if rejected > 0 { EXIT_NO } else { 0 }

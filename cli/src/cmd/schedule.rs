@@ -17,7 +17,7 @@ pub fn run(a: &ScheduleArgs) -> u8 {
     match a.output {
         Format::Text => {
             let style = Style::stdout(a.common.color);
-            print!("{}", render(&s, &style, terminal_width(), a.wide));
+            crate::say!("{}", render(&s, &style, terminal_width(), a.wide));
             0
         }
         Format::Json | Format::Yaml => match analyze(&l) {

@@ -43,11 +43,11 @@ pub fn run(a: &TimelineArgs) -> u8 {
         Format::Text => {
             let style = Style::stdout(a.common.color);
             if pairs.is_empty() {
-                println!("no pod runs on a node with NoExecute taints: nothing is evicted");
+                crate::sayln!("no pod runs on a node with NoExecute taints: nothing is evicted");
             }
             for (p, n) in pairs {
                 let Some(r) = s.eviction(p, n) else { continue };
-                println!(
+                crate::sayln!(
                     "{} on {} {}",
                     style.bold(&s.pods[p].label()),
                     style.bold(&s.nodes[n].node.name),
@@ -64,10 +64,10 @@ pub fn run(a: &TimelineArgs) -> u8 {
                         ActionKind::Cancel => "pending eviction cancelled".into(),
                         ActionKind::Evict => style.red("evicted"),
                     };
-                    println!("  {:>8}  {what}", format!("{}s", act.at));
+                    crate::sayln!("  {:>8}  {what}", format!("{}s", act.at));
                 }
                 for e in &r.events {
-                    println!(
+                    crate::sayln!(
                         "  {:>8}  {}",
                         format!("{}s", e.at),
                         style.dim(&format!(
@@ -77,9 +77,9 @@ pub fn run(a: &TimelineArgs) -> u8 {
                     );
                 }
                 if r.actions.is_empty() {
-                    println!("  {}", style.green("tolerated forever: never evicted"));
+                    crate::sayln!("  {}", style.green("tolerated forever: never evicted"));
                 }
-                println!();
+                crate::sayln!();
             }
             0
         }

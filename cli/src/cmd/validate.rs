@@ -74,7 +74,7 @@ pub fn run(a: &ValidateArgs) -> u8 {
         Format::Text => {
             let style = Style::stdout(a.common.color);
             for f in &errors {
-                print!("{}", format_finding(&l, &at_field(f, &s.findings), &style));
+                crate::say!("{}", format_finding(&l, &at_field(f, &s.findings), &style));
             }
             let messages: Vec<&str> = s
                 .pods
@@ -82,12 +82,12 @@ pub fn run(a: &ValidateArgs) -> u8 {
                 .filter_map(|p| p.status_message.as_deref())
                 .collect();
             if !messages.is_empty() {
-                println!();
+                crate::sayln!();
                 for m in messages {
-                    println!("{m}");
+                    crate::sayln!("{m}");
                 }
             }
-            println!(
+            crate::sayln!(
                 "{} pod(s), {} node(s): {} validation error(s)",
                 s.pods.len(),
                 s.nodes.len(),

@@ -53,7 +53,7 @@ pub fn run(a: &WhyArgs) -> u8 {
                 Some(n) => node_in_depth(&l, &s, p, n, &style),
                 None => summary(&l, &s, p, &style),
             };
-            print!("{text}");
+            crate::say!("{text}");
             code
         }
         Format::Json | Format::Yaml => {
