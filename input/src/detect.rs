@@ -50,6 +50,50 @@ impl<'a> Lines<'a> {
     }
 }
 
+/// Indented lines from `off` on (the content of a YAML or JSON region): how many, and
+/// the offset after them. Stops before a line that may be a describe `Events:` label,
+/// which the caller checks in full.
+fn skip_content_lines(b: &[u8], mut off: usize) -> (usize, usize) {
+    let spaces = u64::from_le_bytes([b' '; 8]);
+    let mut n = 0;
+    while off < b.len() && matches!(b[off], b' ' | b'\t') {
+        let mut j = off;
+        while let Some(w) = crate::json::word(b, j)
+            && w == spaces
+        {
+            j += 8;
+        }
+        while j < b.len() && matches!(b[j], b' ' | b'\t') {
+            j += 1;
+        }
+        if b[j..].starts_with(b"Events:") {
+            break;
+        }
+        n += 1;
+        // The end of the line, eight bytes at a time.
+        loop {
+            match crate::json::word(b, j) {
+                Some(w) => {
+                    let nl = crate::json::has_byte(w, b'\n');
+                    if nl != 0 {
+                        off = j + (nl.trailing_zeros() / 8) as usize + 1;
+                        break;
+                    }
+                    j += 8;
+                }
+                None => {
+                    off = match b[j..].iter().position(|&c| c == b'\n') {
+                        Some(k) => j + k + 1,
+                        None => b.len(),
+                    };
+                    break;
+                }
+            }
+        }
+    }
+    (n, off)
+}
+
 /// Lines kubectl prints besides the content: warnings, klog lines, errors, results.
 fn is_kubectl_noise(line: &str) -> bool {
     let l = line.trim_end_matches('\r');
@@ -186,9 +230,18 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
     let mut i = 0;
     let mut off = 0;
     while off < text.len() {
+        // Inside YAML or JSON, indented lines are content: nothing else to check. Runs
+        // of them are skipped without splitting them into lines one call at a time.
+        if c.region.is_some() && mode == Mode::Normal {
+            let (n, o) = skip_content_lines(text.as_bytes(), off);
+            if n > 0 {
+                i += n;
+                off = o;
+                continue;
+            }
+        }
         let (line, next) = c.lines.at(off);
         let indented = line.starts_with([' ', '\t']);
-        // Inside YAML or JSON, indented lines are content: nothing else to check.
         if indented && c.region.is_some() && mode == Mode::Normal && !table::is_events_label(line) {
             i += 1;
             off = next;
@@ -1007,6 +1060,20 @@ pub(crate) fn read_structured(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn content_lines_are_skipped_up_to_an_events_label() {
+        let text = "{\n    \"a\": 1,\n\t\"b\": \"a long line of more than eight bytes\"\n                \"c\"\n  Events:  <none>\n}\n";
+        let b = text.as_bytes();
+        assert_eq!(skip_content_lines(b, 0), (0, 0));
+        let first = text.find('\n').unwrap() + 1;
+        let events = text.find("  Events:").unwrap();
+        assert_eq!(skip_content_lines(b, first), (3, events));
+        // Without a final newline.
+        let t = "x\n   last line without newline";
+        assert_eq!(skip_content_lines(t.as_bytes(), 2), (1, t.len()));
+        assert_eq!(skip_content_lines(b"", 0), (0, 0));
+    }
 
     #[test]
     fn noise_lines() {

@@ -113,7 +113,7 @@ impl Reader<'_> {
             self.cur_col = 1;
         }
         let seg = &self.b[self.cur_off..off];
-        let newlines = seg.iter().filter(|&&c| c == b'\n').count();
+        let newlines = count_newlines(seg);
         if newlines > 0 {
             self.cur_line += newlines as u32;
             let last = seg.iter().rposition(|&c| c == b'\n').unwrap_or(0);
@@ -172,6 +172,12 @@ impl Reader<'_> {
     }
 
     fn ws(&mut self) {
+        // Indentation: eight spaces at a time.
+        while let Some(w) = word(self.b, self.i)
+            && w == SPACES
+        {
+            self.i += 8;
+        }
         while let Some(&c) = self.b.get(self.i) {
             if matches!(c, b' ' | b'\t' | b'\n' | b'\r') {
                 self.i += 1;
@@ -257,11 +263,16 @@ impl Reader<'_> {
                     if let Some(prev) = insert(
                         &mut entries,
                         Entry {
-                            key: key.clone(),
+                            key,
                             key_pos,
                             value,
                         },
                     ) {
+                        let key = entries
+                            .iter()
+                            .find(|e| e.key_pos == key_pos)
+                            .map(|e| e.key.clone())
+                            .unwrap_or_default();
                         let loc = self.loc(key_pos);
                         self.diags.push(Diagnostic::warning(
                             Code::DuplicateKey,
@@ -465,6 +476,15 @@ impl Reader<'_> {
     /// the end of input.
     fn scan_string(&mut self) -> Result<usize, Fail> {
         let mut j = self.i;
+        // Eight bytes at a time until one of them may stop the string.
+        while let Some(w) = word(self.b, j) {
+            let stop = has_byte(w, b'"') | has_byte(w, b'\\') | has_below(w, 0x20);
+            if stop != 0 {
+                j += (stop.trailing_zeros() / 8) as usize;
+                break;
+            }
+            j += 8;
+        }
         while let Some(&c) = self.b.get(j) {
             if c == b'"' || c == b'\\' {
                 return Ok(j);
@@ -596,14 +616,117 @@ impl Reader<'_> {
     }
 }
 
+const SPACES: u64 = u64::from_le_bytes([b' '; 8]);
+const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+
+/// The eight bytes at `i`, little-endian, when there are eight.
+pub(crate) fn word(b: &[u8], i: usize) -> Option<u64> {
+    let w: [u8; 8] = b.get(i..i.checked_add(8)?)?.try_into().ok()?;
+    Some(u64::from_le_bytes(w))
+}
+
+/// A mask whose lowest set bit is the high bit of the first byte of `w` equal to `c`
+/// (zero when none is); bits above the first match may be set spuriously.
+pub(crate) fn has_byte(w: u64, c: u8) -> u64 {
+    let x = w ^ (ONES * c as u64);
+    x.wrapping_sub(ONES) & !x & HIGHS
+}
+
+/// The same for the first byte below `n` (`n` at most 0x80).
+fn has_below(w: u64, n: u8) -> u64 {
+    w.wrapping_sub(ONES * n as u64) & !w & HIGHS
+}
+
+/// `\n` bytes in a slice, eight at a time.
+fn count_newlines(b: &[u8]) -> usize {
+    let lows = u64::from_le_bytes([0x7f; 8]);
+    let nl = ONES * b'\n' as u64;
+    let mut chunks = b.chunks_exact(8);
+    let mut n = 0;
+    for c in &mut chunks {
+        let x = u64::from_le_bytes(c.try_into().unwrap_or([0; 8])) ^ nl;
+        // High bit clear exactly in the bytes that were `\n`.
+        let t = ((x & lows).wrapping_add(lows)) | x;
+        n += (!t & HIGHS).count_ones() as usize;
+    }
+    n + chunks.remainder().iter().filter(|&&c| c == b'\n').count()
+}
+
 /// Characters in a UTF-8 byte slice (bytes that do not continue a character).
 fn char_count(b: &[u8]) -> u32 {
-    b.iter().filter(|&&c| (c & 0xC0) != 0x80).count() as u32
+    let mut chunks = b.chunks_exact(8);
+    let mut cont = 0;
+    for c in &mut chunks {
+        let w = u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
+        // Continuation bytes are 10xxxxxx: bit 7 set, bit 6 clear.
+        cont += (w & !(w << 1) & HIGHS).count_ones();
+    }
+    let rest = chunks
+        .remainder()
+        .iter()
+        .filter(|&&c| (c & 0xC0) == 0x80)
+        .count() as u32;
+    b.len() as u32 - cont - rest
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counting_newlines_and_characters() {
+        let samples = [
+            "",
+            "a",
+            "\n",
+            "abc\ndef\n\n\nghijklmnopq\n",
+            "é€😀\n\u{7f}\u{80}x\ny\u{0}\u{a}\u{8a}zzzzzzzz\n\n",
+            "\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n",
+        ];
+        for s in samples {
+            for start in 0..s.len() {
+                let b = &s.as_bytes()[start..];
+                assert_eq!(
+                    count_newlines(b),
+                    b.iter().filter(|&&c| c == b'\n').count(),
+                    "{s:?}[{start}..]"
+                );
+                assert_eq!(
+                    char_count(b) as usize,
+                    b.iter().filter(|&&c| (c & 0xC0) != 0x80).count(),
+                    "{s:?}[{start}..]"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn word_masks_find_the_first_match() {
+        let b = b"abc\"de\\f\x01ghijklmnop";
+        let w = word(b, 0).unwrap();
+        assert_eq!(has_byte(w, b'"').trailing_zeros() / 8, 3);
+        assert_eq!(has_byte(w, b'\\').trailing_zeros() / 8, 6);
+        assert_eq!(has_below(w, 0x20), 0);
+        assert_eq!(has_below(word(b, 4).unwrap(), 0x20).trailing_zeros() / 8, 4);
+        assert_eq!(has_byte(word(b, 9).unwrap(), b'"'), 0);
+        assert_eq!(word(b, b.len() - 7), None);
+        // Bytes of multi-byte characters are never taken for quotes or controls.
+        let u = "é€😀ab\"".as_bytes();
+        let w = word(u, 0).unwrap();
+        assert_eq!(has_below(w, 0x20), 0);
+        assert_eq!(has_byte(w, b'"'), 0);
+        for i in 0..u.len() {
+            if let Some(w) = word(u, i) {
+                let first = u[i..i + 8].iter().position(|&c| c == b'"');
+                let got = has_byte(w, b'"');
+                assert_eq!(
+                    first,
+                    (got != 0).then(|| (got.trailing_zeros() / 8) as usize)
+                );
+            }
+        }
+    }
 
     fn parse(text: &str) -> (Vec<Doc>, Vec<Diagnostic>) {
         let mut diags = Vec::new();
