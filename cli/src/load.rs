@@ -8,7 +8,8 @@ use serde_json::{Value, json};
 use taintlab_core::{KubeVersion, Semantics};
 use taintlab_input::{Code, Severity};
 use taintlab_scenario::{
-    AdmissionOptions, Finding, FindingKind, Options, PaneKind, ParsedPane, Scenario,
+    AdmissionOptions, Finding, FindingKind, Options, PaneKind, ParsedPane, RestrictionOptions,
+    Scenario, TolerationsInput,
 };
 
 use crate::input::{FileLocation, Joined, read_all};
@@ -64,6 +65,7 @@ impl Loaded {
             let (nodes, pods) = crate::kube::fetch(c, target).map_err(fail)?;
             return Ok(Self::build(
                 c,
+                None,
                 semantics,
                 Joined::new(pods),
                 Some(Joined::new(nodes)),
@@ -99,11 +101,19 @@ impl Loaded {
         } else {
             Some(Joined::new(read_all(&c.nodes).map_err(fail)?))
         };
-        Ok(Self::build(c, semantics, main, nodes, false, err_style))
+        let admission = match &c.admission {
+            None => None,
+            Some(p) => Some(admission_file(p, semantics).map_err(fail)?),
+        };
+        Ok(Self::build(
+            c, admission, semantics, main, nodes, false, err_style,
+        ))
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn build(
         c: &Common,
+        admission: Option<(AdmissionOptions, Value)>,
         semantics: Semantics,
         main: Joined,
         nodes: Option<Joined>,
@@ -138,16 +148,21 @@ impl Loaded {
             DaemonSet::None => Some(false),
         };
         // Pods read from the cluster already went through admission.
-        let admission = !c.no_admission && !from_cluster;
+        let on = !c.no_admission && !from_cluster;
+        let (admission, js_admission) = match (&admission, on) {
+            (Some(a), true) => (Some(a.0.clone()), a.1.clone()),
+            (None, true) => (Some(AdmissionOptions::default()), json!(true)),
+            (_, false) => (None, json!(false)),
+        };
         let options = Options {
             semantics,
-            admission: admission.then(AdmissionOptions::default),
+            admission,
             daemon_set,
         };
         let mut js_options = json!({
             "kubernetesVersion": v.to_string(),
             "comparisonOperators": c.comparison_operators,
-            "admission": admission,
+            "admission": js_admission,
         });
         if let Some(d) = daemon_set {
             js_options["daemonSet"] = json!(d);
@@ -208,6 +223,50 @@ impl Loaded {
         }
         Ok(())
     }
+}
+
+/// The admission options of a file in npm's `options.admission` shape, as the
+/// scenario's options and as the JSON npm `analyze` takes.
+fn admission_file(
+    path: &std::path::Path,
+    semantics: Semantics,
+) -> Result<(AdmissionOptions, Value), String> {
+    use taintlab_js::api::admission::{ADMISSION_OPTIONS, admission_config};
+    use taintlab_js::read::Obj;
+    use taintlab_js::value::V;
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: cannot read: {e}"))?;
+    let json = crate::cmd::policy::yaml_to_json(&text).map_err(|e| format!("{name}: {e}"))?;
+    let v = V::from(&json);
+    let o = Obj::new(
+        &v,
+        "admission",
+        "admission",
+        "admission options",
+        &ADMISSION_OPTIONS,
+        &[],
+        false,
+    )
+    .map_err(|e| format!("{name}: {}", e.message))?;
+    let a =
+        admission_config(&o, semantics.version).map_err(|e| format!("{name}: {}", e.message))?;
+    // Field for field as npm `analyze` hands them to the scenario.
+    let options = AdmissionOptions {
+        operation: a.operation,
+        default_toleration_seconds: a.plugins.default_toleration_seconds,
+        pod_toleration_restriction: a.plugins.pod_toleration_restriction.map(|r| {
+            RestrictionOptions {
+                default: TolerationsInput::List(r.default),
+                whitelist: TolerationsInput::List(r.whitelist),
+            }
+        }),
+        extended_resource_toleration: a.plugins.extended_resource_toleration,
+        namespace_default: a.namespace.default_tolerations,
+        namespace_whitelist: a.namespace.tolerations_whitelist,
+        qos_class: a.qos_class,
+        requested_resources: a.requested_resources,
+    };
+    Ok((options, json))
 }
 
 /// Whether a finding means something could not be read at all (the npm package's rule:

@@ -216,8 +216,15 @@ pub struct Common {
     #[arg(long)]
     pub comparison_operators: bool,
     /// Skip admission (pods from `kubectl get -o yaml` already went through it).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "admission")]
     pub no_admission: bool,
+    /// Admission plugins and their configuration (YAML or JSON, npm's
+    /// `options.admission`: defaultTolerationSeconds, podTolerationRestriction
+    /// {default, whitelist}, extendedResourceToleration, namespace
+    /// {defaultTolerations, tolerationsWhitelist}, operation, qosClass,
+    /// requestedResources).
+    #[arg(long, value_name = "FILE")]
+    pub admission: Option<PathBuf>,
     /// Which pods get the DaemonSet controller's tolerations [default: auto].
     #[arg(long, value_enum)]
     pub daemonset: Option<DaemonSet>,

@@ -943,3 +943,59 @@ fn a_closed_stdout_ends_quietly() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+#[test]
+fn admission_options_from_a_file_are_npms() {
+    let args = [
+        "-f",
+        "manifests",
+        "--nodes",
+        "nodes.json",
+        "--admission",
+        "admission.yaml",
+        "-q",
+    ];
+    let o = run(&[&["check"][..], &args].concat());
+    assert_eq!(code(&o), 1);
+    assert!(
+        stdout(&o).contains("statefulset/shop/db is rejected by admission: pod tolerations (possibly merged with namespace default tolerations) conflict with its cluster whitelist"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stdout(&o).contains("ok   job/ml/trainer"), "{}", stdout(&o));
+    // The JSON is npm analyze's with the same admission options.
+    let j = run(&[&["schedule", "-o", "json"][..], &args].concat());
+    let files = [
+        "manifests/team/db.json",
+        "manifests/team/trainer.yaml",
+        "manifests/web.yaml",
+    ];
+    let pods = format!("---\n{}", files.map(fixture).join("---\n"));
+    let admission = serde_json::json!({
+        "defaultTolerationSeconds": {"notReadySeconds": 60, "unreachableSeconds": 60},
+        "podTolerationRestriction": {"whitelist": [
+            {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"},
+            {"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute"},
+            {"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute"},
+        ]},
+    });
+    let options = serde_json::json!({
+        "kubernetesVersion": KubeVersion::NEWEST.to_string(),
+        "comparisonOperators": false,
+        "admission": admission,
+    });
+    let npm = taintlab_js::api::analyze(
+        &serde_json::json!({"nodes": fixture("nodes.json"), "pods": pods}).into(),
+        &options.into(),
+    )
+    .expect("analyze");
+    assert_eq!(compact(&stdout(&j)), compact(&npm));
+    let v: serde_json::Value = serde_json::from_str(&npm).unwrap();
+    assert_eq!(
+        v["pods"][1]["tolerations"][1]["toleration"]["tolerationSeconds"],
+        60
+    );
+    let bad = run(&["schedule", "-f", "mix.yaml", "--admission", "settings.json"]);
+    assert_eq!(code(&bad), 2);
+    assert!(stderr(&bad).contains("unknown field"), "{}", stderr(&bad));
+}
