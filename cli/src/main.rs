@@ -91,8 +91,8 @@ becomes one line per pod (--wide prints the matrix anyway).
 
 Exit codes: 0 printed (even when pods fit nowhere; use `check` in CI), 2 unreadable input.")]
     Schedule(ScheduleArgs),
-    /// API validation of every pod's tolerations and every node's taints, in the API
-    /// server's words, located like a compiler's errors.
+    /// API validation of every pod's tolerations in the API server's words (and the
+    /// taint values the input layer checks), located like a compiler's errors.
     #[command(after_long_help = "\
 Examples:
   taintlab validate -f manifests/
