@@ -612,6 +612,12 @@ fn the_full_filter_chain_node_affinity_and_resources() {
         out.contains("cpu: requests 2000m, 0m of 1000m allocatable in use (short by 1000m)"),
         "{out}"
     );
+    assert!(
+        out.contains(
+            "nodeSelector pool=gpu: the node has pool=cpu (kubectl label node cpu-1 pool=gpu)"
+        ),
+        "{out}"
+    );
     let huge = run(&["why", "huge", "-f", "placement.yaml"]);
     assert_eq!(code(&huge), 1);
     let s = Scenario::from_text(
@@ -998,4 +1004,19 @@ fn admission_options_from_a_file_are_npms() {
     let bad = run(&["schedule", "-f", "mix.yaml", "--admission", "settings.json"]);
     assert_eq!(code(&bad), 2);
     assert!(stderr(&bad).contains("unknown field"), "{}", stderr(&bad));
+}
+
+#[test]
+fn a_host_port_in_use() {
+    let o = run(&["why", "web", "-f", "ports.yaml", "-q"]);
+    assert_eq!(code(&o), 1);
+    let out = stdout(&o);
+    assert!(
+        out.contains("n1    rejected   NodePorts          node(s) didn't have free ports for the requested pod ports"),
+        "{out}"
+    );
+    assert!(
+        out.contains("uses a host port this pod asks for (8080/TCP)"),
+        "{out}"
+    );
 }

@@ -178,11 +178,62 @@ fn remedy(s: &Scenario, p: usize, e: &Explanation, n: usize, named: bool) -> Opt
         FilterPlugin::NodeName => Some(format!(
             "spec.nodeName binds the pod to another node; clear it or set it to {node}"
         )),
-        FilterPlugin::NodeAffinity => Some(
-            "change the pod's nodeSelector / required node affinity, or the node's labels".into(),
-        ),
+        FilterPlugin::NodeAffinity => {
+            let placement = s.placement.pods.get(p).map(|x| &x.placement);
+            let mut out = String::from(
+                "change the pod's nodeSelector / required node affinity, or the node's labels",
+            );
+            // The nodeSelector entries this node's labels lack (the required node
+            // affinity terms are in the pod's spec).
+            let missing: Vec<(&String, &String)> = placement
+                .map(|pl| {
+                    pl.node_selector
+                        .iter()
+                        .filter(|(k, v)| s.nodes[n].node.labels.get(*k) != Some(*v))
+                        .collect()
+                })
+                .unwrap_or_default();
+            if missing.is_empty() {
+                out.push_str(" (the required node affinity matches none of its labels)\n");
+            } else {
+                out.push_str(":\n");
+                for (k, v) in missing {
+                    let has = s.nodes[n]
+                        .node
+                        .labels
+                        .get(k)
+                        .map_or("no such label".to_string(), |x| format!("{k}={x}"));
+                    out.push_str(&format!(
+                        "      nodeSelector {k}={v}: the node has {has} (kubectl label node {node} {k}={v})\n"
+                    ));
+                }
+            }
+            Some(out)
+        }
         FilterPlugin::NodePorts => {
-            Some("free the host port on the node or change the pod's hostPort".into())
+            let ports: Vec<String> = s
+                .placement
+                .pods
+                .get(p)
+                .map(|x| {
+                    x.placement
+                        .host_ports
+                        .iter()
+                        .map(|h| {
+                            let protocol = if h.protocol.is_empty() {
+                                "TCP"
+                            } else {
+                                h.protocol.as_str()
+                            };
+                            format!("{}/{protocol}", h.host_port)
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            Some(format!(
+                "a pod on the node already uses a host port this pod asks for ({}); change the pod's hostPort or free it\n",
+                ports.join(", ")
+            ))
         }
         FilterPlugin::NodeResourcesFit => {
             let mut out = String::from("lower the pod's requests or free room on the node:\n");
