@@ -177,6 +177,56 @@ await test('pasted kubectl output: matrix, scores, explanation, FailedScheduling
   await context.close();
 });
 
+await test('placement: pools, GPUs running out, a mixed taint and cpu event, resource bars', async () => {
+  const { context, page } = await open();
+  // Dedicated nodes: the nodeSelector keeps payments-api on its pool.
+  await gallery(page, 'dedicated');
+  await page.waitForFunction(() => document.querySelector('table.matrix thead').textContent.includes('dedicated=payments'));
+  assert((await cellClass(page, 0, 0)).includes('ok'), 'payments-api on payments-1');
+  assert((await cellClass(page, 0, 1)).includes('ok'), 'payments-api on payments-2');
+  eq(await page.textContent('#cell-0-2 .score'), 'affinity', 'payments-api kept off general-1 by its selector');
+  eq(await page.textContent('#cell-1-0 .score'), 'taint', 'web kept off payments-1 by the taint');
+  await page.click('#cell-0-2');
+  const filters = await page.$$eval('.explanation ol.filters li', (e) => e.map((x) => x.textContent));
+  eq(filters.length, 6, 'every modelled filter listed');
+  assert(filters[3].startsWith('NodeAffinity') && filters[3].includes("didn't match Pod's node affinity/selector"), filters[3]);
+  assert(filters[4].includes('not evaluated') && filters[5].includes('not evaluated'), filters.join(' | '));
+
+  // GPUs: one left on gpu-1, none on gpu-2; the two-GPU job stays Pending.
+  await gallery(page, 'gpu');
+  await page.waitForSelector('.node-resources td[data-resource="nvidia.com/gpu"]');
+  eq(await page.textContent('#cell-0-1 .score'), 'nvidia.com/gpu −1', 'trainer on the full gpu-2');
+  eq(await page.textContent('.node-resources tr[data-node="gpu-1"] td[data-resource="nvidia.com/gpu"] .bar-text'), '1 of 2 requested', 'gpu-1 bar');
+  eq(await page.textContent('.node-resources tr[data-node="cpu-1"] td[data-resource="nvidia.com/gpu"] .bar-text'), '0 of 0 requested', 'cpu-1 has no GPUs');
+  const gpuEvent = await page.textContent('.events');
+  assert(gpuEvent.includes("0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 2 Insufficient nvidia.com/gpu."), gpuEvent);
+
+  // The mixed event people paste, reproduced exactly, with the cpu arithmetic.
+  await gallery(page, 'mixed');
+  await page.waitForSelector('.pasted-event');
+  assert((await page.textContent('.pasted-events')).includes('Exactly the message computed for: web'), 'mixed event reproduced');
+  eq(await page.textContent('#cell-0-1 .score'), 'cpu −400m', 'web on small-1');
+  const label = await page.getAttribute('#cell-0-1', 'aria-label');
+  assert(label.includes('Insufficient cpu') && label.includes('short by 400m'), label);
+  await page.click('#cell-0-1');
+  await page.waitForSelector('.explanation table.resources');
+  const cpu = await page.textContent('.explanation table.resources tr[data-resource="cpu"]');
+  assert(cpu.includes('−400m') && cpu.includes('Insufficient cpu'), cpu);
+  await page.click('.add-placement summary');
+  await audit(page, 'mixed example, resource explanation and placement form open');
+  await shot(page, 'placement');
+
+  // The placement form appends a pod with its required affinity term.
+  await page.selectOption('.add-placement .term-kind', 'required');
+  await page.fill('.add-placement .term-key', 'disktype');
+  await page.selectOption('.add-placement .term-op', 'In');
+  await page.fill('.add-placement .term-values', 'ssd, nvme');
+  await page.click('.add-placement button[type="submit"]');
+  await page.waitForFunction(() => document.querySelector('#pods-text').value.includes('requiredDuringSchedulingIgnoredDuringExecution'));
+  await page.waitForFunction(() => [...document.querySelectorAll('table.matrix tbody th .name')].some((e) => e.textContent.includes('pod-')));
+  await context.close();
+});
+
 await test('describe output and inline errors at their line', async () => {
   const { context, page } = await open();
   await paste(page, 'nodes', await fixture('describe-node.txt'));

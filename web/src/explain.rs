@@ -1,6 +1,9 @@
-//! Why a pod does or does not fit a node: each taint, the toleration that tolerated it
-//! and by which rule, why every other toleration did not match, the cordon check, the
-//! score, the kubelet and the eviction consequence; the pod's tolerations after
+//! Why a pod does or does not fit a node: every filter of the scheduler in order (the
+//! first failing one, the ones after it not evaluated), the node's labels against the
+//! pod's nodeSelector and required node-affinity terms, host ports, the resource
+//! arithmetic, each taint, the toleration that tolerated it and by which rule, why
+//! every other toleration did not match, the cordon check, the per-plugin scores, the
+//! kubelet and the eviction consequence; the pod's tolerations after
 //! admission with validation errors in the API server's words; every FailedScheduling
 //! message; and pasted FailedScheduling events traced back to the pasted nodes.
 
@@ -10,12 +13,15 @@ use taintlab_core::admission::TolerationOrigin;
 use taintlab_core::matching::{MatchOutcome, describe_toleration, taint_to_string};
 use taintlab_core::scheduling::Verdict;
 use taintlab_core::scheduling::explain::{Eviction, TaintRole, ToleratedVia};
+use taintlab_core::scheduling::filter::{Code, FilterPlugin};
 use taintlab_core::{TaintEffect, Toleration};
 use taintlab_input::ReasonKind;
+use taintlab_scenario::{FilterState, Hold, PlacementExplanation, UNMODELLED_SCORE_PLUGINS};
 use yew::prelude::*;
 
 use crate::analysis::{Analysis, EventEntry, Origin, PodEntry};
 use crate::i18n::{K, T, use_t};
+use crate::matrix::amount;
 use crate::store::Selection;
 
 fn outcome_text(t: T, o: MatchOutcome) -> &'static str {
@@ -92,7 +98,7 @@ pub fn explain_cell(props: &ExplainProps) -> Html {
     let Some(x) = a.explain(sel.pod, sel.node) else {
         return html! { <p class="empty">{t.s(K::ExplainPick)}</p> };
     };
-    let verdict = match x.verdict {
+    let verdict: String = match x.verdict {
         Verdict::Schedulable => t.s(K::VerdictSchedulable).to_string(),
         Verdict::Penalized {
             untolerated_prefer_no_schedule: n,
@@ -109,12 +115,42 @@ pub fn explain_cell(props: &ExplainProps) -> Html {
         ),
         Verdict::Bypassed => t.s(K::VerdictBypassed).to_string(),
     };
-    let verdict_class = match x.verdict {
+    let mut verdict_class = match x.verdict {
         Verdict::Schedulable => "ok",
         Verdict::Penalized { .. } => "warn",
         Verdict::Bypassed => "none",
         _ => "bad",
     };
+    let placement = a.explain_placement(sel.pod, sel.node);
+    // The full chain decides when something other than a taint or the cordon blocks.
+    let mut verdict = verdict;
+    if let Some(px) = &placement {
+        let c = &px.cell;
+        let hold = match c.hold {
+            Some(Hold::Gated) => Some(K::HoldGated),
+            Some(Hold::OtherScheduler) => Some(K::HoldOtherScheduler),
+            Some(Hold::NoDaemonPod) => Some(K::HoldNoDaemonPod),
+            Some(Hold::SchedulerError) => Some(K::HoldError),
+            Some(Hold::Bound) | None => None,
+        };
+        if let Some(k) = hold {
+            verdict = t.s(k).to_string();
+            verdict_class = "none";
+        } else if c.hold.is_none() {
+            match c.rejected_by {
+                Some(FilterPlugin::NodeUnschedulable | FilterPlugin::TaintToleration) => {}
+                Some(plugin) => {
+                    verdict = t.f(K::VerdictRejectedBy, &[plugin.name()]);
+                    verdict_class = "bad";
+                }
+                None if c.scores.is_none() && c.code.is_some() => {
+                    verdict = t.s(K::VerdictPreFilter).to_string();
+                    verdict_class = "bad";
+                }
+                None => {}
+            }
+        }
+    }
     let tol_name = |i: usize| -> String {
         let d = pod
             .pod
@@ -194,6 +230,9 @@ pub fn explain_cell(props: &ExplainProps) -> Html {
             if let Some(reason) = &x.filter.reason {
                 <p>{t.s(K::SchedulerReason)}{": "}<code class="engine">{reason.clone()}</code></p>
             }
+            if let Some(px) = &placement {
+                {placement_html(t, a, sel.pod, sel.node, px)}
+            }
             <h4>{t.s(K::TaintsTitle)}</h4>
             if x.taints.is_empty() {
                 <p>{t.s(K::NoTaints)}</p>
@@ -209,12 +248,191 @@ pub fn explain_cell(props: &ExplainProps) -> Html {
             <p>{cordon}</p>
             <h4>{t.s(K::ScoreTitle)}</h4>
             <p>{score}</p>
+            if let Some(px) = &placement {
+                {scores_html(t, px)}
+            }
             <h4>{t.s(K::KubeletTitle)}</h4>
             <p>{ if x.kubelet_admits { t.s(K::KubeletAdmits) } else { t.s(K::KubeletRejects) } }</p>
             <h4>{t.s(K::EvictionTitle)}</h4>
             <p>{eviction}</p>
             <PodDetails pod={Rc::new(pod.clone())} />
         </article>
+    }
+}
+
+/// `8080/TCP` (with `hostIP` when set).
+fn port_text(hp: &taintlab_core::model::HostPort) -> String {
+    let proto = if hp.protocol.is_empty() {
+        "TCP"
+    } else {
+        hp.protocol.as_str()
+    };
+    if hp.host_ip.is_empty() {
+        format!("{}/{proto}", hp.host_port)
+    } else {
+        format!("{}:{}/{proto}", hp.host_ip, hp.host_port)
+    }
+}
+
+fn filter_state_html(t: T, state: &FilterState) -> Html {
+    match state {
+        FilterState::Passed => html! { <span class="ok-text">{t.s(K::FilterPassed)}</span> },
+        FilterState::Failed(status) => html! {
+            <>
+                <span class="bad-text">{t.s(K::FilterFailed)}</span>
+                { for status.reasons.iter().map(|r| html!{ <>{" "}<code class="engine">{r.clone()}</code></> }) }
+                <br/><span class="muted">{t.s(match status.code {
+                    Code::Unschedulable => K::CodeUnschedulable,
+                    _ => K::CodeUnresolvable,
+                })}</span>
+            </>
+        },
+        FilterState::NotEvaluated => {
+            html! { <span class="muted">{t.s(K::FilterNotEvaluated)}</span> }
+        }
+        FilterState::NotChecked => {
+            html! { <span class="warn-text">{t.s(K::FilterNotChecked)}</span> }
+        }
+    }
+}
+
+/// The full filter chain for one pod on one node: every filter, the labels against the
+/// selector, host ports and the resource arithmetic.
+fn placement_html(t: T, a: &Analysis, p: usize, n: usize, px: &PlacementExplanation) -> Html {
+    let node = &a.nodes[n].node;
+    let pod = a.placement.pods.get(p);
+    let any_failed = px
+        .filters
+        .iter()
+        .any(|f| matches!(f.state, FilterState::Failed(_)));
+    let labels: Vec<String> = node
+        .labels
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    let has_selector = !px.node_selector.is_empty() || !px.affinity_terms.is_empty();
+    let wanted_ports: Vec<String> = pod
+        .map(|p| {
+            p.placement
+                .host_ports
+                .iter()
+                .filter(|hp| hp.host_port > 0)
+                .map(port_text)
+                .collect()
+        })
+        .unwrap_or_default();
+    html! {
+        <>
+            <h4>{t.s(K::FiltersTitle)}</h4>
+            <ol class="filters">
+                { for px.filters.iter().map(|f| {
+                    let failed = matches!(f.state, FilterState::Failed(_));
+                    html!{
+                        <li class={classes!(failed.then_some("first-failing"))} data-plugin={f.plugin.name()}>
+                            <code>{f.plugin.name()}</code>{": "}{filter_state_html(t, &f.state)}
+                        </li>
+                    }
+                }) }
+            </ol>
+            if any_failed && a.placement.options.stops_at_first_failure() {
+                <p class="muted small">{t.s(K::FiltersStop)}</p>
+            }
+            <h4>{t.s(K::LabelsTitle)}</h4>
+            if labels.is_empty() {
+                <p>{t.s(K::NoLabels)}</p>
+            } else {
+                <ul class="labels">{ for labels.iter().map(|l| html!{ <li><code>{l.clone()}</code></li> }) }</ul>
+            }
+            <h4>{t.s(K::SelectorTitle)}</h4>
+            if !has_selector {
+                <p>{t.s(K::NoSelector)}</p>
+            } else {
+                <ul class="selector">
+                    { for px.node_selector.iter().map(|c| {
+                        let (class, text) = if c.matches() {
+                            ("ok-text", t.s(K::LabelMatches).to_string())
+                        } else if let Some(v) = &c.node_value {
+                            ("bad-text", t.f(K::LabelOther, &[&format!("{}={v}", c.key)]))
+                        } else {
+                            ("bad-text", t.s(K::LabelMissing).to_string())
+                        };
+                        html!{ <li><code>{format!("nodeSelector {}={}", c.key, c.wanted)}</code>{": "}<span class={class}>{text}</span></li> }
+                    }) }
+                    { for px.affinity_terms.iter().enumerate().map(|(i, ok)| {
+                        let n = (i + 1).to_string();
+                        html!{ <li class={if *ok { "ok-text" } else { "bad-text" }}>{t.f(if *ok { K::TermMatches } else { K::TermFails }, &[&n])}</li>
+                        }
+                    }) }
+                </ul>
+                if px.affinity_terms.len() > 1 { <p class="muted small">{t.s(K::TermsOr)}</p> }
+            }
+            if !wanted_ports.is_empty() {
+                <h4>{t.s(K::PortsTitle)}</h4>
+                <ul>
+                    { for wanted_ports.iter().map(|w| html!{ <li><code>{w.clone()}</code></li> }) }
+                    { for px.port_conflicts.iter().map(|hp| html!{ <li class="bad-text">{t.f(K::PortInUse, &[&port_text(hp)])}</li> }) }
+                </ul>
+            }
+            <h4>{t.s(K::ResourcesTitle)}</h4>
+            { match &px.resources {
+                None => html! { <p class="warn-text">{t.s(K::ResourcesUnknown)}</p> },
+                Some(lines) => html! {
+                    <div class="table-scroll">
+                        <table class="resources">
+                            <thead><tr>
+                                <th scope="col">{t.s(K::ColResource)}</th>
+                                <th scope="col">{t.s(K::ColPodRequest)}</th>
+                                <th scope="col">{t.s(K::ColUsed)}</th>
+                                <th scope="col">{t.s(K::ColAllocatable)}</th>
+                                <th scope="col">{t.s(K::ColLeft)}</th>
+                            </tr></thead>
+                            <tbody>
+                                { for lines.iter().map(|l| {
+                                    let short = px.cell.insufficient.iter().find(|i| i.resource == l.resource);
+                                    let left = l.headroom();
+                                    html!{
+                                        <tr class={classes!(short.is_some().then_some("short"))} data-resource={l.resource.clone()}>
+                                            <th scope="row"><code>{l.resource.clone()}</code></th>
+                                            <td>{amount(&l.resource, l.requested)}</td>
+                                            <td>{amount(&l.resource, l.used)}</td>
+                                            <td>{amount(&l.resource, l.allocatable)}</td>
+                                            <td class={if left < 0 { "bad-text" } else { "" }}>
+                                                { if left < 0 { format!("−{}", amount(&l.resource, -left)) } else { amount(&l.resource, left) } }
+                                                if let Some(i) = short { {" "}<code class="engine">{i.reason.clone()}</code> }
+                                            </td>
+                                        </tr>
+                                    }
+                                }) }
+                            </tbody>
+                        </table>
+                    </div>
+                },
+            } }
+        </>
+    }
+}
+
+/// The per-plugin scores of a feasible node and what they leave out.
+fn scores_html(t: T, px: &PlacementExplanation) -> Html {
+    let Some(s) = px.cell.scores else {
+        return Html::default();
+    };
+    let line = |name: &str, v: Option<i64>, w: i64| match v {
+        Some(v) => t.f(K::ScorePlugin, &[name, &v.to_string(), &w.to_string()]),
+        None => t.f(K::ScoreNotComputed, &[name]),
+    };
+    html! {
+        <div class="scores">
+            <h5>{t.s(K::ScoresTitle)}</h5>
+            <ul>
+                <li>{line("TaintToleration", Some(s.taint_toleration), 3)}</li>
+                <li>{line("NodeAffinity", Some(s.node_affinity), 2)}</li>
+                <li>{line("NodeResourcesFit", s.node_resources_fit, 1)}</li>
+                <li>{line("NodeResourcesBalancedAllocation", s.balanced_allocation, 1)}</li>
+            </ul>
+            <p><strong>{t.f(K::ScoreCombined, &[&s.combined.to_string()])}</strong></p>
+            <p class="muted small">{t.f(K::ScoreUnmodelled, &[&UNMODELLED_SCORE_PLUGINS.join(", ")])}</p>
+        </div>
     }
 }
 
@@ -302,10 +520,17 @@ pub fn events(props: &EventsProps) -> Html {
             { for pending.iter().take(100).map(|&p| {
                 let pod = &a.pods[p];
                 let message = a.message(p).unwrap_or_default().to_string();
+                let nomination = a.pod_scheduling(p).and_then(|s| s.nomination);
                 html!{
                     <div class="event">
                         <p>{t.f(K::PodEvent, &[&pod.label()])}</p>
                         <pre class="engine console failed-scheduling">{format!("Type     Reason            From               Message\n----     ------            ----               -------\nWarning  FailedScheduling  default-scheduler  {message}")}</pre>
+                        if let Some(nom) = nomination {
+                            <div class="preemption">
+                                <p>{t.f(K::PreemptionHelps, &[&nom.node])}</p>
+                                <ul>{ for nom.victims.iter().map(|v| html!{ <li>{t.f(K::VictimLine, &[&format!("{}/{}", v.namespace, v.name), &v.priority.to_string()])}</li> }) }</ul>
+                            </div>
+                        }
                     </div>
                 }
             }) }

@@ -1,5 +1,6 @@
-//! The examples gallery: classic taint and toleration cases, each with a sentence of
-//! explanation. Loading one replaces the whole state.
+//! The examples gallery: classic taint, toleration and placement cases (dedicated nodes
+//! with their label and nodeSelector, GPUs running out, a mixed taint and cpu event),
+//! each with a sentence of explanation. Loading one replaces the whole state.
 
 use std::rc::Rc;
 
@@ -35,7 +36,7 @@ items:
   kind: Node
   metadata:
     name: payments-1
-    labels: {team: payments}
+    labels: {dedicated: payments}
   spec:
     taints:
     - key: dedicated
@@ -45,7 +46,7 @@ items:
   kind: Node
   metadata:
     name: payments-2
-    labels: {team: payments}
+    labels: {dedicated: payments}
   spec:
     taints:
     - key: dedicated
@@ -66,6 +67,8 @@ metadata:
 spec:
   template:
     spec:
+      nodeSelector:
+        dedicated: payments
       containers:
       - name: api
         image: registry.example/payments-api:1.4
@@ -89,10 +92,40 @@ fn dedicated() -> State {
     state(DEDICATED_NODES, DEDICATED_PODS)
 }
 
-fn gpu() -> State {
-    let mut s = state(
-        "kubectl taint nodes gpu-1 nvidia.com/gpu=present:NoSchedule\nkubectl taint nodes gpu-2 nvidia.com/gpu=present:NoSchedule\nkubectl taint nodes cpu-1 spot=true:PreferNoSchedule\n",
-        r#"apiVersion: batch/v1
+const GPU_NODES: &str = r#"apiVersion: v1
+kind: Node
+metadata:
+  name: gpu-1
+  labels: {accelerator: nvidia}
+spec:
+  taints:
+  - {key: nvidia.com/gpu, value: present, effect: NoSchedule}
+status:
+  allocatable: {cpu: "16", memory: 64Gi, pods: "110", nvidia.com/gpu: "2"}
+---
+apiVersion: v1
+kind: Node
+metadata:
+  name: gpu-2
+  labels: {accelerator: nvidia}
+spec:
+  taints:
+  - {key: nvidia.com/gpu, value: present, effect: NoSchedule}
+status:
+  allocatable: {cpu: "16", memory: 64Gi, pods: "110", nvidia.com/gpu: "1"}
+---
+apiVersion: v1
+kind: Node
+metadata:
+  name: cpu-1
+spec:
+  taints:
+  - {key: spot, value: "true", effect: PreferNoSchedule}
+status:
+  allocatable: {cpu: "8", memory: 32Gi, pods: "110"}
+"#;
+
+const GPU_PODS: &str = r#"apiVersion: batch/v1
 kind: Job
 metadata:
   name: trainer
@@ -101,14 +134,30 @@ spec:
   template:
     spec:
       restartPolicy: Never
+      nodeSelector: {accelerator: nvidia}
       containers:
       - name: train
         image: registry.example/trainer:2.0
         resources:
-          limits:
-            nvidia.com/gpu: "1"
-          requests:
-            nvidia.com/gpu: "1"
+          requests: {cpu: "4"}
+          limits: {nvidia.com/gpu: "1"}
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: trainer-2gpu
+  namespace: ml
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      nodeSelector: {accelerator: nvidia}
+      containers:
+      - name: train
+        image: registry.example/trainer:2.0
+        resources:
+          requests: {cpu: "4"}
+          limits: {nvidia.com/gpu: "2"}
 ---
 apiVersion: v1
 kind: Pod
@@ -118,10 +167,104 @@ spec:
   containers:
   - name: nginx
     image: nginx:1.27
-"#,
-    );
+---
+# Already running: one GPU of gpu-1 and the only GPU of gpu-2 are taken.
+apiVersion: v1
+kind: Pod
+metadata:
+  name: train-a
+  namespace: ml
+spec:
+  nodeName: gpu-1
+  containers:
+  - name: train
+    image: registry.example/trainer:2.0
+    resources:
+      requests: {cpu: "4"}
+      limits: {nvidia.com/gpu: "1"}
+status: {phase: Running}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: train-b
+  namespace: ml
+spec:
+  nodeName: gpu-2
+  containers:
+  - name: train
+    image: registry.example/trainer:2.0
+    resources:
+      requests: {cpu: "4"}
+      limits: {nvidia.com/gpu: "1"}
+status: {phase: Running}
+"#;
+
+fn gpu() -> State {
+    let mut s = state(GPU_NODES, GPU_PODS);
     s.admission.extended_resource_toleration = true;
     s
+}
+
+const MIXED_NODES: &str = r#"Warning  FailedScheduling  default-scheduler  0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu. no new claims to deallocate, preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.
+---
+apiVersion: v1
+kind: NodeList
+items:
+- apiVersion: v1
+  kind: Node
+  metadata: {name: infra-1}
+  spec:
+    taints: [{key: dedicated, value: infra, effect: NoSchedule}]
+  status:
+    allocatable: {cpu: "4", memory: 8Gi, pods: "110"}
+- apiVersion: v1
+  kind: Node
+  metadata: {name: small-1}
+  status:
+    allocatable: {cpu: "1", memory: 4Gi, pods: "110"}
+- apiVersion: v1
+  kind: Node
+  metadata: {name: small-2}
+  status:
+    allocatable: {cpu: "1", memory: 4Gi, pods: "110"}
+"#;
+
+const MIXED_PODS: &str = r#"apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  containers: [{name: c, image: nginx, resources: {requests: {cpu: 500m}}}]
+---
+# kubectl get pods -A -o yaml: what already runs on the nodes.
+apiVersion: v1
+kind: PodList
+items:
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: busy-1, namespace: batch}
+  spec:
+    nodeName: small-1
+    containers: [{name: c, image: x, resources: {requests: {cpu: 900m}}}]
+  status: {phase: Running}
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: busy-2, namespace: batch}
+  spec:
+    nodeName: small-2
+    containers: [{name: c, image: x, resources: {requests: {cpu: 900m}}}]
+  status: {phase: Running}
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: finished, namespace: batch}
+  spec:
+    nodeName: small-2
+    containers: [{name: c, image: x, resources: {requests: {cpu: "1"}}}]
+  status: {phase: Succeeded}
+"#;
+
+fn mixed() -> State {
+    state(MIXED_NODES, MIXED_PODS)
 }
 
 fn eviction() -> State {
@@ -360,6 +503,12 @@ pub const EXAMPLES: &[Example] = &[
         text: K::ExEventText,
         build: event,
     },
+    Example {
+        id: "mixed",
+        title: K::ExMixedTitle,
+        text: K::ExMixedText,
+        build: mixed,
+    },
 ];
 
 /// The state a first visit starts with.
@@ -459,9 +608,36 @@ mod tests {
         assert_eq!(a.pods_with_message(&a.events[0].event.message), vec![0]);
     }
 
+    fn kinds(a: &crate::analysis::Analysis, p: usize) -> Vec<crate::analysis::CellKind> {
+        (0..a.nodes.len())
+            .filter_map(|n| a.cell(p, n).map(|c| c.kind))
+            .collect()
+    }
+
     #[test]
-    fn gpu_example_adds_the_extended_resource_toleration() {
+    fn dedicated_example_lands_only_on_its_pool() {
+        use crate::analysis::CellKind::{Blocked, Schedulable};
+        use taintlab_core::scheduling::filter::FilterPlugin;
+        let a = run(&dedicated());
+        // payments-api: both payments nodes, never general-1 (its nodeSelector).
+        assert_eq!(kinds(&a, 0), [Schedulable, Schedulable, Blocked]);
+        assert_eq!(
+            a.cell(0, 2).and_then(|c| c.rejected_by),
+            Some(FilterPlugin::NodeAffinity)
+        );
+        // web: general-1 only (the taint).
+        assert_eq!(kinds(&a, 1), [Blocked, Blocked, Schedulable]);
+        assert_eq!(
+            a.cell(1, 0).and_then(|c| c.rejected_by),
+            Some(FilterPlugin::TaintToleration)
+        );
+    }
+
+    #[test]
+    fn gpu_example_runs_out_of_gpus() {
+        use crate::analysis::CellKind::{Blocked, Penalized, Schedulable};
         let a = run(&gpu());
+        // ExtendedResourceToleration added the toleration.
         assert!(
             a.pods[0]
                 .pod
@@ -469,14 +645,47 @@ mod tests {
                 .iter()
                 .any(|t| t.key == "nvidia.com/gpu")
         );
-        assert_eq!(
-            a.cell(0, 0).map(|c| c.kind),
-            Some(crate::analysis::CellKind::Schedulable)
+        // trainer: gpu-1 has one GPU left, gpu-2 none, cpu-1 is off its pool.
+        assert_eq!(kinds(&a, 0), [Schedulable, Blocked, Blocked]);
+        let short = a.placement_cell(0, 1).expect("a cell").insufficient;
+        assert_eq!(short.len(), 1);
+        assert_eq!(short[0].reason, "Insufficient nvidia.com/gpu");
+        assert_eq!(short[0].shortfall(), 1);
+        // trainer-2gpu: no node has two GPUs left.
+        let message = a.message(1).expect("pending");
+        assert!(
+            message.starts_with("0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 2 Insufficient nvidia.com/gpu."),
+            "{message}"
         );
+        // web: only cpu-1 (the spot penalty).
+        assert_eq!(kinds(&a, 2), [Blocked, Blocked, Penalized]);
+        // The bars: gpu-1 holds 1 of 2 GPUs, gpu-2 1 of 1.
+        let gpus = |n: usize| {
+            a.node_resources(n)
+                .expect("bars")
+                .bars
+                .into_iter()
+                .find(|b| b.resource == "nvidia.com/gpu")
+                .map(|b| (b.requested, b.allocatable))
+        };
+        assert_eq!(gpus(0), Some((1, 2)));
+        assert_eq!(gpus(1), Some((1, 1)));
+    }
+
+    #[test]
+    fn mixed_example_is_exactly_the_pasted_event() {
+        let a = run(&mixed());
+        assert_eq!(a.events.len(), 1);
         assert_eq!(
-            a.cell(1, 0).map(|c| c.kind),
-            Some(crate::analysis::CellKind::Blocked)
+            a.pods_with_message(&a.events[0].event.message),
+            vec![0],
+            "{:?} vs {:?}",
+            a.message(0),
+            a.events[0].event.message
         );
+        let short = a.placement_cell(0, 1).expect("a cell").insufficient;
+        assert_eq!(short[0].reason, "Insufficient cpu");
+        assert_eq!(short[0].shortfall(), 400);
     }
 
     #[test]

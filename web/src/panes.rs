@@ -1,6 +1,7 @@
 //! The Nodes and Pods panes: a text box that accepts every form of the input layer,
 //! file upload and drop, errors marked at their line, kubectl's output for `kubectl
-//! taint` lines, and a small form to add one taint or toleration without writing YAML.
+//! taint` lines, and small forms to add one taint, one toleration or one nodeSelector /
+//! node-affinity term without writing YAML.
 
 use std::rc::Rc;
 
@@ -457,7 +458,12 @@ pub fn pane(props: &PaneProps) -> Html {
             }
             { match props.kind {
                 PaneKind::Nodes | PaneKind::Combined => html! { <AddTaint node_names={props.node_names.clone()} dispatch={props.dispatch.clone()} /> },
-                PaneKind::Pods => html! { <AddToleration pod_names={props.pod_names.clone()} dispatch={props.dispatch.clone()} /> },
+                PaneKind::Pods => html! {
+                    <>
+                        <AddToleration pod_names={props.pod_names.clone()} dispatch={props.dispatch.clone()} />
+                        <AddPlacement pod_names={props.pod_names.clone()} dispatch={props.dispatch.clone()} />
+                    </>
+                },
             } }
         </section>
     }
@@ -675,6 +681,171 @@ pub fn add_toleration(props: &AddTolerationProps) -> Html {
     }
 }
 
+/// Where the add-a-placement form puts its term.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TermKind {
+    /// `spec.nodeSelector`.
+    NodeSelector,
+    /// `requiredDuringSchedulingIgnoredDuringExecution`.
+    Required,
+    /// `preferredDuringSchedulingIgnoredDuringExecution` with weight 50.
+    Preferred,
+}
+
+/// Operators of a node selector requirement.
+pub const SELECTOR_OPERATORS: [&str; 6] = ["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"];
+
+/// The Pod document the add-a-placement form appends, or `None` when the term is not
+/// complete: a key, one value for a nodeSelector, values for In/NotIn/Gt/Lt and none
+/// for Exists/DoesNotExist.
+pub fn placement_pod(
+    name: &str,
+    kind: TermKind,
+    key: &str,
+    op: &str,
+    values: &str,
+) -> Option<String> {
+    let key = key.trim();
+    let values: Vec<&str> = values
+        .split(',')
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .collect();
+    if key.is_empty() {
+        return None;
+    }
+    let head = format!(
+        "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: {}\nspec:\n  containers:\n  - name: app\n    image: registry.k8s.io/pause:3.10\n",
+        q(name)
+    );
+    if kind == TermKind::NodeSelector {
+        let [value] = values.as_slice() else {
+            return None;
+        };
+        return Some(format!(
+            "{head}  nodeSelector:\n    {}: {}\n",
+            q(key),
+            q(value)
+        ));
+    }
+    let needs_values = !matches!(op, "Exists" | "DoesNotExist");
+    if needs_values == values.is_empty() || !SELECTOR_OPERATORS.contains(&op) {
+        return None;
+    }
+    let mut expr = format!("- key: {}\n  operator: {}\n", q(key), q(op));
+    if needs_values {
+        expr.push_str("  values:\n");
+        for v in &values {
+            expr.push_str(&format!("  - {}\n", q(v)));
+        }
+    }
+    let indent = |text: &str, n: usize| -> String {
+        text.lines()
+            .map(|l| format!("{}{l}\n", " ".repeat(n)))
+            .collect()
+    };
+    Some(match kind {
+        TermKind::Required => format!(
+            "{head}  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms:\n        - matchExpressions:\n{}",
+            indent(&expr, 10)
+        ),
+        _ => format!(
+            "{head}  affinity:\n    nodeAffinity:\n      preferredDuringSchedulingIgnoredDuringExecution:\n      - weight: 50\n        preference:\n          matchExpressions:\n{}",
+            indent(&expr, 10)
+        ),
+    })
+}
+
+/// Properties of [`AddPlacement`].
+#[derive(Properties, PartialEq)]
+pub struct AddPlacementProps {
+    /// Existing pod names.
+    pub pod_names: Rc<Vec<String>>,
+    /// State changes.
+    pub dispatch: Callback<Action>,
+}
+
+/// The add-a-nodeSelector / affinity-term form: appends a Pod with that term to the
+/// Pods pane.
+#[function_component(AddPlacement)]
+pub fn add_placement(props: &AddPlacementProps) -> Html {
+    let t = use_t();
+    let name = use_state(String::new);
+    let kind = use_state(|| "selector".to_string());
+    let key = use_state(String::new);
+    let op = use_state(|| "In".to_string());
+    let values = use_state(String::new);
+    let error = use_state(|| false);
+    let set =
+        |h: UseStateHandle<String>| Callback::from(move |e: InputEvent| h.set(input_value(&e)));
+    let pick = |h: UseStateHandle<String>| Callback::from(move |e: Event| h.set(input_value(&e)));
+    let free_name = {
+        let mut i = props.pod_names.len() + 1;
+        while props.pod_names.iter().any(|n| *n == format!("pod-{i}")) {
+            i += 1;
+        }
+        format!("pod-{i}")
+    };
+    let term_kind = |k: &str| match k {
+        "required" => TermKind::Required,
+        "preferred" => TermKind::Preferred,
+        _ => TermKind::NodeSelector,
+    };
+    let onsubmit = {
+        let (name, kind, key, op, values, error, dispatch, free) = (
+            name.clone(),
+            kind.clone(),
+            key.clone(),
+            op.clone(),
+            values.clone(),
+            error.clone(),
+            props.dispatch.clone(),
+            free_name.clone(),
+        );
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let n = if name.trim().is_empty() {
+                free.clone()
+            } else {
+                name.trim().to_string()
+            };
+            match placement_pod(&n, term_kind(&kind), &key, &op, &values) {
+                Some(doc) => {
+                    error.set(false);
+                    crate::perf::note_edit();
+                    dispatch.emit(Action::AppendPods(doc));
+                }
+                None => error.set(true),
+            }
+        })
+    };
+    let selector = term_kind(&kind) == TermKind::NodeSelector;
+    html! {
+        <details class="add-form add-placement">
+            <summary>{t.s(K::AddPlacement)}</summary>
+            <form {onsubmit} class="grid-form">
+                <label>{t.s(K::FieldPod)}<input value={(*name).clone()} oninput={set(name.clone())} placeholder={free_name.clone()} /></label>
+                <label>{t.s(K::FieldTermKind)}
+                    <select class="term-kind" onchange={pick(kind.clone())}>
+                        <option value="selector" selected={*kind == "selector"}>{t.s(K::TermNodeSelector)}</option>
+                        <option value="required" selected={*kind == "required"}>{t.s(K::TermRequired)}</option>
+                        <option value="preferred" selected={*kind == "preferred"}>{t.s(K::TermPreferred)}</option>
+                    </select>
+                </label>
+                <label>{t.s(K::FieldKey)}<input class="term-key" value={(*key).clone()} oninput={set(key.clone())} placeholder="dedicated" aria-invalid={error.then_some("true")} /></label>
+                <label>{t.s(K::FieldOperator)}
+                    <select class="term-op" onchange={pick(op.clone())} disabled={selector}>
+                        { for SELECTOR_OPERATORS.iter().map(|o| html!{ <option value={*o} selected={*op == *o}>{*o}</option> }) }
+                    </select>
+                </label>
+                <label class="wide">{t.s(K::FieldValues)}<input class="term-values" value={(*values).clone()} oninput={set(values.clone())} placeholder="payments" aria-invalid={error.then_some("true")} /></label>
+                <button type="submit" class="button">{t.s(K::AddButton)}</button>
+                if *error { <p class="error-text" role="alert">{t.s(K::PlacementInvalid)}</p> }
+            </form>
+        </details>
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -698,6 +869,38 @@ mod tests {
         assert_eq!(offsets(text, 2, 1), (3, 8));
         assert_eq!(offsets(text, 2, 4), (7, 8));
         assert_eq!(offsets(text, 3, 2), (10, 13));
+    }
+
+    #[test]
+    fn placement_terms_read_back_through_the_input_layer() {
+        let sel = placement_pod("a", TermKind::NodeSelector, "dedicated", "In", "payments")
+            .expect("a pod");
+        let req = placement_pod("b", TermKind::Required, "disk", "In", "ssd, nvme").expect("a pod");
+        let ex = placement_pod("c", TermKind::Preferred, "zone", "Exists", "").expect("a pod");
+        let p = taintlab_input::parse(&format!("{sel}{req}{ex}"));
+        assert!(p.errors().next().is_none(), "{:?}", p.diagnostics);
+        assert_eq!(p.workloads.len(), 3);
+        let w = &p.workloads;
+        assert_eq!(
+            w[0].placement
+                .node_selector
+                .get("dedicated")
+                .map(String::as_str),
+            Some("payments")
+        );
+        let terms = &w[1]
+            .placement
+            .required_node_affinity()
+            .expect("required affinity")
+            .node_selector_terms;
+        assert_eq!(terms[0].match_expressions[0].values, ["ssd", "nvme"]);
+        assert!(w[2].placement.affinity.is_some());
+        // Incomplete terms are refused.
+        assert!(placement_pod("d", TermKind::NodeSelector, "k", "In", "").is_none());
+        assert!(placement_pod("d", TermKind::NodeSelector, "k", "In", "a,b").is_none());
+        assert!(placement_pod("d", TermKind::Required, "k", "Exists", "x").is_none());
+        assert!(placement_pod("d", TermKind::Required, "k", "In", "").is_none());
+        assert!(placement_pod("d", TermKind::Required, "", "In", "x").is_none());
     }
 
     #[test]

@@ -224,3 +224,155 @@ async fn the_state_is_kept_in_local_storage() {
     let state = taintlab_web::share::from_local(&stored().expect("stored")).expect("a state");
     assert!(state.pods.contains("operator: Exists"));
 }
+
+fn click(root: &Element, sel: &str) {
+    let el: HtmlElement = q(root, sel).dyn_into().expect("an element");
+    el.click();
+}
+
+async fn load_example(root: &Element, id: &str) {
+    click(root, "#gallery-button");
+    let button = format!("[data-example=\"{id}\"] button");
+    until("the gallery", || has(root, &button)).await;
+    click(root, &button);
+}
+
+#[wasm_bindgen_test]
+async fn a_node_selector_keeps_the_pod_on_its_pool_and_lost_gets_the_clusters_message() {
+    let root = mount().await;
+    type_into(
+        &root,
+        "#nodes-text",
+        "apiVersion: v1\nkind: Node\nmetadata:\n  name: payments-1\n  labels: {dedicated: payments}\nspec:\n  taints: [{key: dedicated, value: payments, effect: NoSchedule}]\n---\napiVersion: v1\nkind: Node\nmetadata: {name: general-1}\n",
+    );
+    type_into(
+        &root,
+        "#pods-text",
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: api}\nspec:\n  nodeSelector: {dedicated: payments}\n  tolerations: [{key: dedicated, operator: Equal, value: payments, effect: NoSchedule}]\n  containers: [{name: c, image: nginx}]\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: lost}\nspec:\n  nodeSelector: {disktype: ssd}\n  containers: [{name: c, image: nginx}]\n",
+    );
+    until("api and lost against payments-1 and general-1", || {
+        count(&root, "table.matrix thead th") == 2
+            && count(&root, "table.matrix tbody tr") == 2
+            && text(&root, "table.matrix tbody").contains("lost")
+    })
+    .await;
+    // The label is shown in the column header.
+    assert!(text(&root, "table.matrix thead").contains("dedicated=payments"));
+    // api fits payments-1 only; general-1 is rejected by its nodeSelector.
+    assert!(q(&root, "#cell-0-0").class_name().contains("ok"));
+    assert!(q(&root, "#cell-0-1").class_name().contains("bad"));
+    assert_eq!(text(&root, "#cell-0-1 .score"), "affinity");
+    // lost: the taint on payments-1, its selector on general-1.
+    assert_eq!(text(&root, "#cell-1-0 .score"), "taint");
+    assert_eq!(text(&root, "#cell-1-1 .score"), "affinity");
+    let events = text(&root, ".events");
+    assert!(
+        events.contains("0/2 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 1 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling."),
+        "{events}"
+    );
+    // The explanation lists every filter, the failing one first, the rest not evaluated.
+    click(&root, "#cell-0-1");
+    until("the explanation", || has(&root, ".explanation ol.filters")).await;
+    let filters: Vec<String> = (1..=6)
+        .map(|i| text(&root, &format!(".explanation ol.filters li:nth-child({i})")))
+        .collect();
+    assert!(
+        filters[0].contains("NodeUnschedulable") && filters[0].contains("passed"),
+        "{filters:?}"
+    );
+    assert!(
+        filters[3].contains("NodeAffinity")
+            && filters[3].contains("didn't match Pod's node affinity/selector"),
+        "{filters:?}"
+    );
+    assert!(
+        filters[4].contains("not evaluated") && filters[5].contains("not evaluated"),
+        "{filters:?}"
+    );
+    let why = text(&root, ".explanation");
+    assert!(why.contains("Blocked by NodeAffinity."), "{why}");
+    assert!(why.contains("nodeSelector dedicated=payments"), "{why}");
+    assert!(why.contains("the node has no such label"), "{why}");
+}
+
+#[wasm_bindgen_test]
+async fn a_resource_cell_names_the_resource_and_its_shortfall_and_bars_show_the_load() {
+    let root = mount().await;
+    load_example(&root, "mixed").await;
+    until("the mixed example", || {
+        has(&root, ".node-resources") && text(&root, "table.matrix thead").contains("small-1")
+    })
+    .await;
+    // web on small-1: 1 cpu allocatable, 900m requested, web asks 500m: short by 400m.
+    let cell = q(&root, "#cell-0-1");
+    assert!(cell.class_name().contains("bad"));
+    assert_eq!(text(&root, "#cell-0-1 .score"), "cpu −400m");
+    let name = cell.get_attribute("aria-label").unwrap_or_default();
+    assert!(name.contains("Insufficient cpu"), "{name}");
+    assert!(name.contains("cpu short by 400m"), "{name}");
+    // The pasted event is exactly the computed one.
+    assert!(text(&root, ".pasted-events").contains("Exactly the message computed for: web"));
+    // Bars: requested / allocatable per node; the finished pod does not count.
+    let bar = |node: &str| {
+        text(
+            &root,
+            &format!(
+                ".node-resources tr[data-node=\"{node}\"] td[data-resource=\"cpu\"] .bar-text"
+            ),
+        )
+    };
+    assert_eq!(bar("small-1"), "900m of 1 requested");
+    assert_eq!(bar("small-2"), "900m of 1 requested");
+    assert_eq!(bar("infra-1"), "0 of 4 requested");
+    // The explanation shows the arithmetic.
+    click(&root, "#cell-0-1");
+    until("the resource lines", || {
+        has(&root, ".explanation table.resources")
+    })
+    .await;
+    let line = text(
+        &root,
+        ".explanation table.resources tr[data-resource=\"cpu\"]",
+    );
+    assert!(
+        line.contains("500m")
+            && line.contains("900m")
+            && line.contains("−400m")
+            && line.contains("Insufficient cpu"),
+        "{line}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_placement_form_appends_a_pod_with_its_node_selector() {
+    let root = mount().await;
+    let set = |sel: &str, v: &str| {
+        let i: web_sys::HtmlInputElement = q(&root, sel).dyn_into().expect("input");
+        i.set_value(v);
+        let init = web_sys::InputEventInit::new();
+        init.set_bubbles(true);
+        i.dispatch_event(
+            &web_sys::InputEvent::new_with_event_init_dict("input", &init).expect("event"),
+        )
+        .expect("dispatch");
+    };
+    set(".add-placement .term-key", "dedicated");
+    set(".add-placement .term-values", "payments");
+    yew::platform::time::sleep(Duration::from_millis(20)).await;
+    click(&root, ".add-placement button[type=submit]");
+    until("a third pod row", || {
+        count(&root, "table.matrix tbody tr") == 3
+    })
+    .await;
+    let pods: HtmlTextAreaElement = q(&root, "#pods-text").dyn_into().expect("textarea");
+    assert!(
+        pods.value()
+            .contains("nodeSelector:\n    \"dedicated\": \"payments\""),
+        "{}",
+        pods.value()
+    );
+    // Without a toleration it lands nowhere: the taint on the payments nodes, its
+    // selector on general-1.
+    assert_eq!(text(&root, "#cell-2-0 .score"), "taint");
+    assert_eq!(text(&root, "#cell-2-2 .score"), "affinity");
+}
