@@ -96,6 +96,12 @@ function watchTheme() {
 
 // --- wording -----------------------------------------------------------------------
 
+const HOLD = {
+  gated: "held by spec.schedulingGates: not scheduled",
+  "other-scheduler": "another scheduler's pod: the default scheduler leaves it",
+  "no-daemon-pod": "the DaemonSet controller creates no pod for this node",
+  "scheduler-error": "the scheduling cycle ends with an error",
+};
 const ORIGIN = {
   "default-toleration-seconds": "added by DefaultTolerationSeconds",
   daemonset: "added by the DaemonSet controller",
@@ -463,9 +469,14 @@ class TaintCheck extends HTMLElement {
     }
     const s = pod.schedule;
     let line;
+    if (s.outcome) box.dataset.outcome = s.outcome;
     if (s.bypassesScheduler) {
       box.dataset.verdict = "bypassed";
       line = h("p", { class: "verdict warn" }, h("span", { class: "icon", text: "\u2192" }), `${name} has spec.nodeName set: the scheduler never sees it`);
+    } else if (s.outcome === "gated" || s.outcome === "other-scheduler") {
+      box.dataset.verdict = "held";
+      line = h("p", { class: "verdict warn" }, h("span", { class: "icon", text: "\u2016" }),
+        s.outcome === "gated" ? `${name} is held by spec.schedulingGates: no scheduling attempt, no FailedScheduling event` : `${name} names another scheduler (spec.schedulerName): the default scheduler leaves it`);
     } else if (s.scheduled) {
       box.dataset.verdict = "scheduled";
       line = h("p", { class: "verdict ok" }, h("span", { class: "icon", text: "\u2713" }),
@@ -476,6 +487,10 @@ class TaintCheck extends HTMLElement {
     }
     box.append(line);
     if (s.message) box.append(h("div", { class: "event", title: "The FailedScheduling event", text: `Warning  FailedScheduling  ${s.message}` }));
+    if (s.nomination) {
+      const victims = s.nomination.victims.map((v) => (v.namespace && v.namespace !== "default" ? `${v.namespace}/${v.name}` : v.name));
+      box.append(h("p", { class: "status", "data-nominated": s.nomination.node, text: `Preemption: nominated to ${s.nomination.node}, evicting ${victims.join(", ") || "nothing"}` }));
+    }
 
     const open = a.nodes.length <= 2;
     for (const pair of pod.nodes) box.append(this.#pair(pair, pod, a, open));
@@ -497,8 +512,10 @@ class TaintCheck extends HTMLElement {
   #pair(pair, pod, a, open) {
     const x = pair.explanation;
     const node = a.nodes[pair.node];
-    const icon = x.verdict === "schedulable" ? ["\u2713", "ok"] : x.verdict === "penalized" ? ["\u2713", "warn"] : x.verdict === "bypassed" ? ["\u2192", "warn"] : ["\u2717", "bad"];
-    const d = h("details", { class: "pair", "data-node": node.name, "data-verdict": x.verdict, open });
+    const cell = pod.schedule.nodes[pair.node];
+    const rejectedBy = cell?.rejectedBy ?? null;
+    const icon = x.verdict === "bypassed" ? ["\u2192", "warn"] : !x.fits ? ["\u2717", "bad"] : x.verdict === "penalized" ? ["\u2713", "warn"] : ["\u2713", "ok"];
+    const d = h("details", { class: "pair", "data-node": node.name, "data-verdict": x.verdict, "data-fits": String(x.fits), "data-rejected-by": rejectedBy, open });
     d.append(h("summary", null, h("span", { class: `icon ${icon[1]}`, text: icon[0] }), h("span", { class: "node-name", text: node.name }), h("span", { class: "sentence", text: x.summary })));
     const items = [];
     if (x.cordon.nodeUnschedulable) {
@@ -507,9 +524,32 @@ class TaintCheck extends HTMLElement {
     }
     if (!node.taints.length && !node.unschedulable) items.push(h("li", { class: "muted", text: "no taints" }));
     for (const t of x.taints) items.push(this.#taint(t, x));
+    if (rejectedBy) items.push(this.#rejection(cell, x.placement));
+    else if (cell?.hold && cell.hold !== "bound") items.push(h("li", { class: "warn", "data-hold": cell.hold, text: HOLD[cell.hold] ?? cell.hold }));
     d.append(h("ul", null, items));
     if (pair.eviction) d.append(this.#timeline(pair.eviction, pod));
     return d;
+  }
+
+  /** The plugin of the full filter chain that rejected the node, its reasons, the
+   * resources that fall short and every filter in order. */
+  #rejection(cell, placement) {
+    const li = h("li", { class: "rejection", "data-plugin": cell.rejectedBy },
+      h("span", { class: "bad", text: `rejected by ${cell.rejectedBy}` }),
+      cell.reasons.length ? h("span", { class: "muted", text: `: ${cell.reasons.join("; ")}` }) : null);
+    for (const r of cell.insufficient) {
+      li.append(h("div", { class: "misses", "data-resource": r.resource,
+        text: `${r.resource}: requests ${r.requested}, ${r.used} of ${r.capacity} in use, short by ${r.shortfall}` }));
+    }
+    for (const l of placement?.nodeSelector ?? []) {
+      if (!l.matches) li.append(h("div", { class: "misses", text: `nodeSelector ${l.key}=${l.wanted}: the node has ${l.nodeValue == null ? "no such label" : `${l.key}=${l.nodeValue}`}` }));
+    }
+    if (placement) {
+      const mark = { passed: "\u2713", failed: "\u2717", "not-evaluated": "\u2013", "not-checked": "?" };
+      li.append(h("div", { class: "misses filters", title: "The scheduler's filters in order (\u2013: not evaluated after the first failure)",
+        text: placement.filters.map((f) => `${f.plugin} ${mark[f.state] ?? ""}`).join(" \u00b7 ") }));
+    }
+    return li;
   }
 
   #taint(t, x) {

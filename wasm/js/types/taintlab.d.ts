@@ -87,6 +87,14 @@ export interface NodeSpec {
   unschedulable?: boolean;
   labels?: Record<string, string>;
   conditions?: ReadonlyArray<NodeCondition>;
+  /**
+   * `status.allocatable` (`{cpu: "4", memory: "16Gi", pods: "110", "nvidia.com/gpu": 2}`),
+   * read by the input layer as a pasted Node's. Without it NodeResourcesFit is not run on
+   * the node (`resourcesChecked: false`).
+   */
+  allocatable?: Record<string, string | number>;
+  /** `status.capacity`. */
+  capacity?: Record<string, string | number>;
   /** Accepted and ignored: what `parse` adds. */
   location?: unknown;
   taintLocations?: unknown;
@@ -110,19 +118,50 @@ export interface PodSpec {
   hostNetwork?: boolean;
   /** For PodTolerationRestriction (default BestEffort). */
   qosClass?: QosClass;
-  /** For ExtendedResourceToleration. */
+  /** For ExtendedResourceToleration (the containers' requests are added). */
   requestedResources?: ReadonlyArray<string>;
+  /*
+   * The pod spec's placement fields, with Kubernetes' names and shapes, read by the input
+   * layer as `spec.<field>` of a Pod (a wrong value is thrown at `pods[0].<field>...`).
+   */
+  /** `spec.nodeSelector`: every label must match (NodeAffinity). */
+  nodeSelector?: Record<string, string>;
+  /** `spec.affinity` (`nodeAffinity` is modelled; pod (anti-)affinity gives a warning). */
+  affinity?: { nodeAffinity?: unknown; podAffinity?: unknown; podAntiAffinity?: unknown };
+  /** Kubernetes containers (`resources.requests`/`limits`, `ports[].hostPort`), or the `{name, image, requests, limits}` shape `parse` returns. */
+  containers?: ReadonlyArray<KubernetesContainer>;
+  initContainers?: ReadonlyArray<KubernetesContainer>;
+  /** `spec.overhead`. */
+  overhead?: Record<string, string | number>;
+  /** Pod-level `spec.resources` (releases that have it). */
+  resources?: { requests?: Record<string, string | number>; limits?: Record<string, string | number> };
+  /** A gated pod is held: no scheduling cycle, no FailedScheduling event. */
+  schedulingGates?: ReadonlyArray<{ name: string }>;
+  /** Another scheduler's pod is not placed by the default scheduler. */
+  schedulerName?: string;
+  /** `spec.priority` (DefaultPreemption). */
+  priority?: number | null;
+  priorityClassName?: string;
   /** Accepted and ignored: what `parse` adds. */
   apiVersion?: unknown;
-  priority?: unknown;
-  priorityClassName?: unknown;
   runtimeClassName?: unknown;
-  containers?: unknown;
-  initContainers?: unknown;
   statedQosClass?: unknown;
   location?: unknown;
   tolerationLocations?: unknown;
   form?: unknown;
+}
+
+/** A container of a plain pod: Kubernetes' fields (`parse`'s `requests`/`limits` shape also reads). */
+export interface KubernetesContainer {
+  name?: string;
+  image?: string;
+  resources?: { requests?: Record<string, string | number>; limits?: Record<string, string | number> };
+  ports?: ReadonlyArray<{ containerPort?: number; hostPort?: number; protocol?: "TCP" | "UDP" | "SCTP"; hostIP?: string }>;
+  /** `Always` makes an init container a sidecar. */
+  restartPolicy?: string;
+  requests?: Record<string, string | number>;
+  limits?: Record<string, string | number>;
+  [field: string]: unknown;
 }
 
 /**
@@ -274,11 +313,79 @@ export interface EvictionSummary {
 }
 
 /** `explain`: one pod on one node. */
+/** The default profile's filter plugins modelled, in order. */
+export type FilterPlugin = "NodeUnschedulable" | "NodeName" | "TaintToleration" | "NodeAffinity" | "NodePorts" | "NodeResourcesFit";
+
+/** Why the scheduler does not evaluate a pod on a node. */
+export type Hold = "bound" | "gated" | "other-scheduler" | "scheduler-error" | "no-daemon-pod";
+
+export type StatusCode = "Success" | "Unschedulable" | "UnschedulableAndUnresolvable";
+
+/** The modelled scores of a feasible node: normalized (0..100) per plugin, and their weighted sum. */
+export interface CellScores {
+  /** Weight 3. */
+  taintToleration: number;
+  /** Preferred node-affinity terms, weight 2. */
+  nodeAffinity: number;
+  /** LeastAllocated, weight 1; null when the node's allocatable is unknown. */
+  nodeResourcesFit: number | null;
+  /** Weight 1; null when the allocatable is unknown or the plugin skips the pod. */
+  balancedAllocation: number | null;
+  /** TaintToleration×3 + NodeAffinity×2 + NodeResourcesFit + BalancedAllocation. ImageLocality, InterPodAffinity and PodTopologySpread are not modelled, so the highest sum is not necessarily the scheduler's pick. */
+  combined: number;
+}
+
+/** A resource NodeResourcesFit finds short on a node (cpu in milli-cores, memory in bytes). */
+export interface InsufficientResource {
+  resource: string;
+  /** The reason in the FailedScheduling histogram (`Insufficient cpu`, `Too many pods`). */
+  reason: string;
+  requested: number;
+  /** What the node's running pods already request. */
+  used: number;
+  /** The node's allocatable. */
+  capacity: number;
+  /** `requested − (capacity − used)`. */
+  shortfall: number;
+}
+
+/** One pod on one node through the full filter chain. */
+export interface PlacementCellFields {
+  /** The first filter plugin that rejected the node. */
+  rejectedBy: FilterPlugin | null;
+  /** Every plugin that rejected it (one from 1.27; 1.25 – 1.26 run every filter). */
+  rejectedByAll: FilterPlugin[];
+  /** Unschedulable: preemption may help. */
+  code: StatusCode | null;
+  /** The node's reasons as counted in the FailedScheduling message. */
+  reasons: string[];
+  hold: Hold | null;
+  /** False when the node's allocatable is unknown (resources not checked there). */
+  resourcesChecked: boolean;
+  scores: CellScores | null;
+  insufficient: InsufficientResource[];
+}
+
+/** Every filter in order, with the checks behind each. */
+export interface PlacementExplanation extends PlacementCellFields {
+  /** `not-evaluated`: an earlier filter failed (from 1.27) or the pod never reached the filters; `not-checked`: NodeResourcesFit on a node of unknown allocatable. */
+  filters: { plugin: FilterPlugin; state: "passed" | "failed" | "not-evaluated" | "not-checked"; code: StatusCode | null; reasons: string[] }[];
+  /** NodeResourcesFit's arithmetic per resource the pod requests (and the pod count); null when the allocatable is unknown. */
+  resources: { resource: string; requested: number; used: number; allocatable: number; headroom: number }[] | null;
+  /** Each `nodeSelector` entry against the node's labels. */
+  nodeSelector: { key: string; wanted: string; nodeValue: string | null; matches: boolean }[];
+  /** Whether each required node-affinity term matches (terms are ORed). */
+  affinityTerms: boolean[];
+  /** The pod's host ports already taken on the node. */
+  portConflicts: { hostPort: number; protocol: string; hostIP: string }[];
+}
+
 export interface Explanation {
   pod: PodRef;
   node: string;
+  /** The taint filters' verdict (NodeUnschedulable and TaintToleration); `fits` and `placement` have the full chain's. */
   verdict: Verdict;
-  /** Passes the filters (schedulable or penalized). */
+  /** The pod can land on the node: it passes every modelled filter (node affinity, ports and resources included) and is not held; for a bound pod, its taints let it stay. */
   fits: boolean;
   /** `spec.nodeName` preset: the scheduler never sees the pod. */
   bypassesScheduler: boolean;
@@ -292,9 +399,10 @@ export interface Explanation {
   untoleratedTaints: number[];
   /** Indexes of the tolerations that tolerate none of the node's taints. */
   unusedTolerations: number[];
+  /** The first rejection of the full filter chain. */
   filter: {
-    rejectedBy: "NodeUnschedulable" | "TaintToleration" | null;
-    code: "Success" | "Unschedulable" | "UnschedulableAndUnresolvable";
+    rejectedBy: FilterPlugin | null;
+    code: StatusCode;
     /** The node's reason in the FailedScheduling message, in this release's wording. */
     reason: string | null;
     firstUntolerated: number | null;
@@ -305,13 +413,19 @@ export interface Explanation {
   /** The kubelet's NoExecute admission check. */
   kubeletAdmits: boolean;
   eviction: EvictionSummary;
+  /** Every filter in order (null when the pair is out of range). */
+  placement: PlacementExplanation | null;
+  /** `explain` only: what was not read, warnings (once per block), unmodelled fields. */
+  diagnostics?: AnalysisDiagnostic[];
   kubernetesVersion: string;
 }
 
-/** One pod on one node in `schedule`. */
-export interface ScheduleCell {
+/** One pod on one node in `schedule` (the full chain's fields, and the taint view's `verdict`, `score`, `weightedScore`). */
+export interface ScheduleCell extends PlacementCellFields {
   node: string;
+  /** The taint filters' verdict. */
   verdict: Verdict;
+  /** Passes every modelled filter. */
   fits: boolean;
   /** Normalized TaintToleration score, 0..100 (null unless the node fits). */
   score: number | null;
@@ -319,7 +433,7 @@ export interface ScheduleCell {
   weightedScore: number | null;
   untoleratedPreferNoSchedule: number;
   firstUntolerated: number | null;
-  /** The node's reason in the FailedScheduling message. */
+  /** The node's (first) reason in the FailedScheduling message. */
   reason: string | null;
 }
 
@@ -339,20 +453,38 @@ export interface PodSchedule {
   namespace: string;
   name: string;
   bypassesScheduler: boolean;
+  outcome: "feasible" | "unschedulable" | "bound" | "gated" | "other-scheduler" | "scheduler-error" | "pre-score-error" | "scheduler-panic" | null;
   scheduled: boolean;
   feasibleNodes: number;
-  /** The feasible nodes with the best TaintToleration score. */
+  /** The feasible nodes with the best combined modelled score (see `CellScores.combined`). */
   bestNodes: string[];
-  /** The FailedScheduling message, null when the pod fits somewhere. */
+  /** The FailedScheduling message of the full chain, null when the pod fits somewhere (or is held). */
   message: string | null;
   event: FailedSchedulingEvent | null;
+  /** The message's PostFilter part from `preemption: ` on. */
+  preemption: string | null;
+  /** When preemption helps: the node DefaultPreemption nominates and the pods it evicts. */
+  nomination: { node: string; victims: { namespace: string; name: string; priority: number }[] } | null;
   nodes: ScheduleCell[];
+}
+
+/** Requested/allocatable per resource on one node (cpu in milli-cores, memory in bytes, `pods` counts pods). */
+export interface NodeResources {
+  allocatableKnown: boolean;
+  runningPods: number;
+  bars: { resource: string; requested: number; allocatable: number }[];
 }
 
 /** `schedule`: every pod on every node. */
 export interface ScheduleResult {
   nodes: string[];
+  /** Aligned with `nodes`. */
+  nodeResources: NodeResources[];
   pods: PodSchedule[];
+  unmodelledScorePlugins: string[];
+  unmodelledFilterPlugins: string[];
+  /** What was not read (once per block), warnings, unknown allocatable, unmodelled fields. */
+  diagnostics: AnalysisDiagnostic[];
   kubernetesVersion: string;
 }
 
@@ -691,7 +823,7 @@ export interface AnalyzedCommand {
 /** A diagnostic of `analyze`: the input layer's (its codes), or `kubectl` (a command kubectl refused or that failed), `validation` (the API server would reject the tolerations), `admission` (a plugin rejects the pod), `configuration`. */
 export interface AnalysisDiagnostic {
   severity: "error" | "warning";
-  code: DiagnosticCode | "kubectl" | "validation" | "admission" | "configuration";
+  code: DiagnosticCode | "kubectl" | "validation" | "admission" | "configuration" | "scheduling";
   message: string;
   /** For `validation`, the toleration's line and column with upstream's field path. */
   location: Location;
@@ -708,7 +840,7 @@ export interface Analysis {
   comparisonOperators: boolean;
   admission: boolean;
   /** Nodes in paste order (bare taint lists are nodes `node-1`, `node-2`, ...), then nodes created by `kubectl taint` lines. */
-  nodes: (Node & { location: Location | null; origin: "object" | "taint-list" | "command"; pane: AnalysisPane })[];
+  nodes: (Node & { location: Location | null; origin: "object" | "taint-list" | "command"; pane: AnalysisPane; resources: NodeResources | null })[];
   pods: AnalyzedPod[];
   commands: AnalyzedCommand[];
   /** Every warning and error: reading, kubectl, validation, admission. */

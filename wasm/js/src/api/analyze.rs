@@ -78,9 +78,35 @@ fn options(options: &V) -> ApiResult<Options> {
     })
 }
 
+/// Where each value of a pane made of values was read (its location in its own text,
+/// or none), by the position [`ordered`] gave it.
+pub(crate) type Originals = Vec<Location>;
+
+/// The scenario keeps paste order by position; values come from separate texts (or
+/// none), so each gets position `k` (document `k`, no line) in argument order, and its
+/// own location is kept in `originals`.
+fn ordered(original: Option<Location>, originals: &mut Originals) -> Location {
+    originals.push(original.unwrap_or_default());
+    Location {
+        document: originals.len(),
+        ..Location::default()
+    }
+}
+
+/// The location to show for a position [`ordered`] gave (`None` when the value was not
+/// read from text); other locations as they are.
+pub(crate) fn original<'a>(l: &'a Location, originals: &'a Originals) -> Option<&'a Location> {
+    let l = if l.line == 0 && l.document > 0 {
+        originals.get(l.document - 1)?
+    } else {
+        l
+    };
+    located(l)
+}
+
 /// A pane made of nodes read from plain objects (and Kubernetes objects or text within
 /// an array), in order.
-pub(crate) fn node_pane(nodes: Vec<NodeIn>) -> ParsedPane {
+pub(crate) fn node_pane(nodes: Vec<NodeIn>, originals: &mut Originals) -> ParsedPane {
     let mut diagnostics = Vec::new();
     let nodes = nodes
         .into_iter()
@@ -88,7 +114,7 @@ pub(crate) fn node_pane(nodes: Vec<NodeIn>) -> ParsedPane {
             diagnostics.extend(n.diagnostics);
             InputNode {
                 node: n.node,
-                location: n.location.unwrap_or_default(),
+                location: ordered(n.location, originals),
                 taint_locations: n.taint_locations,
                 unschedulable_location: None,
                 kubelet_version: None,
@@ -113,7 +139,7 @@ pub(crate) fn node_pane(nodes: Vec<NodeIn>) -> ParsedPane {
 /// A pane made of pods read from plain objects (and Kubernetes objects or text within
 /// an array), in order. A plain pod becomes the workload of its kind, with its QoS class
 /// and requested resources stated.
-pub(crate) fn pod_pane(pods: Vec<PodIn>) -> ParsedPane {
+pub(crate) fn pod_pane(pods: Vec<PodIn>, originals: &mut Originals) -> ParsedPane {
     let mut diagnostics = Vec::new();
     let workloads = pods
         .into_iter()
@@ -145,7 +171,7 @@ pub(crate) fn pod_pane(pods: Vec<PodIn>) -> ParsedPane {
                     ..Workload::default()
                 }
             });
-            w.location = p.location.clone().unwrap_or_default();
+            w.location = ordered(p.location.clone(), originals);
             w.toleration_locations = p
                 .toleration_locations
                 .iter()
@@ -169,10 +195,22 @@ pub(crate) fn pod_pane(pods: Vec<PodIn>) -> ParsedPane {
 
 /// The panes of `input`: one combined text; `{nodes, pods}` as the playground's two
 /// panes when both are text; plain values otherwise.
-fn panes(input: &V, o: &Options) -> ApiResult<Vec<ParsedPane>> {
+/// The panes, and for panes made of values, where each value was read.
+struct Panes {
+    panes: Vec<ParsedPane>,
+    nodes: Originals,
+    pods: Originals,
+}
+
+fn panes(input: &V, o: &Options) -> ApiResult<Panes> {
     let v = o.semantics.version;
+    let (mut node_originals, mut pod_originals) = (Vec::new(), Vec::new());
     if let V::Str(text) = input {
-        return Ok(vec![ParsedPane::parse(text, PaneKind::Combined, v)]);
+        return Ok(Panes {
+            panes: vec![ParsedPane::parse(text, PaneKind::Combined, v)],
+            nodes: node_originals,
+            pods: pod_originals,
+        });
     }
     let i = Obj::new(
         input,
@@ -186,14 +224,18 @@ fn panes(input: &V, o: &Options) -> ApiResult<Vec<ParsedPane>> {
     let nodes = match i.get("nodes") {
         None => ParsedPane::empty(PaneKind::Nodes),
         Some(V::Str(t)) => ParsedPane::parse(t, PaneKind::Nodes, v),
-        Some(n) => node_pane(read::nodes(n, "input.nodes", v)?),
+        Some(n) => node_pane(read::nodes(n, "input.nodes", v)?, &mut node_originals),
     };
     let pods = match i.get("pods") {
         None => ParsedPane::empty(PaneKind::Pods),
         Some(V::Str(t)) => ParsedPane::parse(t, PaneKind::Pods, v),
-        Some(p) => pod_pane(read::pods(p, "input.pods", v)?),
+        Some(p) => pod_pane(read::pods(p, "input.pods", v)?, &mut pod_originals),
     };
-    Ok(vec![nodes, pods])
+    Ok(Panes {
+        panes: vec![nodes, pods],
+        nodes: node_originals,
+        pods: pod_originals,
+    })
 }
 
 fn pane_name(p: PaneKind) -> &'static str {
@@ -213,7 +255,25 @@ fn node_origin(o: NodeOrigin) -> &'static str {
 }
 
 /// A finding as a diagnostic: the input layer's code, or what it is about.
-pub(crate) fn finding(j: &mut J, f: &Finding) {
+/// `nodes` and `pods`: where the values of panes made of values were read (a finding
+/// about such a node or pod is shown at that location).
+pub(crate) fn finding(j: &mut J, f: &Finding, nodes: &Originals, pods: &Originals) {
+    let table = match f.pane {
+        Some(PaneKind::Nodes) => nodes,
+        Some(PaneKind::Pods) => pods,
+        _ => &Vec::new(),
+    };
+    let mut location = f.location.clone();
+    if !matches!(f.kind, FindingKind::Input(_))
+        && location.line == 0
+        && location.document > 0
+        && let Some(o) = table.get(location.document - 1)
+    {
+        location = Location {
+            path: location.path,
+            ..o.clone()
+        };
+    }
     let code = match f.kind {
         FindingKind::Input(c) => write::code_name(c),
         FindingKind::Kubectl => "kubectl".into(),
@@ -233,14 +293,18 @@ pub(crate) fn finding(j: &mut J, f: &Finding) {
         .s("code", &code)
         .s("message", &f.message)
         .key("location");
-    write::location(j, &f.location);
+    write::location(j, &location);
     j.os("pane", f.pane.map(pane_name)).close();
 }
 
 /// `analyze(input, options?)`.
 pub fn analyze(input: &V, options: &V) -> ApiResult {
     let o = self::options(options)?;
-    let panes = panes(input, &o)?;
+    let Panes {
+        panes,
+        nodes: node_originals,
+        pods: pod_originals,
+    } = panes(input, &o)?;
     let refs: Vec<&ParsedPane> = panes.iter().collect();
     let s = Scenario::build(&refs, &o);
     let sem = s.semantics;
@@ -255,7 +319,7 @@ pub fn analyze(input: &V, options: &V) -> ApiResult {
         j.open();
         write::node_fields(&mut j, &n.node);
         j.key("location");
-        write::opt_location(&mut j, located(&n.source.location));
+        write::opt_location(&mut j, original(&n.source.location, &node_originals));
         j.s("origin", node_origin(n.origin))
             .s("pane", pane_name(n.source.pane))
             .key("resources");
@@ -269,7 +333,7 @@ pub fn analyze(input: &V, options: &V) -> ApiResult {
             .s("namespace", &p.pod.namespace)
             .s("kind", &p.kind)
             .key("location");
-        write::opt_location(&mut j, located(&p.source.location));
+        write::opt_location(&mut j, original(&p.source.location, &pod_originals));
         j.s(
             "origin",
             match p.origin {
@@ -318,7 +382,7 @@ pub fn analyze(input: &V, options: &V) -> ApiResult {
         j.key("nodes").arr();
         for ni in 0..s.nodes.len() {
             j.open().c("node", ni).key("explanation");
-            explanation(&mut j, &s, pi, ni, false);
+            explanation(&mut j, &s, pi, ni, None);
             j.key("eviction");
             match s.eviction(pi, ni) {
                 Some(r) => simulation(&mut j, &r, None, 0),
@@ -344,7 +408,7 @@ pub fn analyze(input: &V, options: &V) -> ApiResult {
     }
     j.end().key("diagnostics").arr();
     for f in &s.findings {
-        finding(&mut j, f);
+        finding(&mut j, f, &node_originals, &pod_originals);
     }
     j.end().c("errors", s.errors().count()).key("panes");
     match (input, panes.first()) {

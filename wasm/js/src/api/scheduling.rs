@@ -16,7 +16,7 @@ use taintlab_scenario::{
     UNMODELLED_FILTER_PLUGINS, UNMODELLED_SCORE_PLUGINS,
 };
 
-use super::analyze::{finding, node_pane, pod_pane};
+use super::analyze::{Originals, finding, node_pane, pod_pane};
 use crate::error::ApiResult;
 use crate::read::{self, NodeIn, Obj, PodIn, VERSION_OPTIONS};
 use crate::write::{self, J};
@@ -347,9 +347,9 @@ fn placement_explanation(j: &mut J, x: &PlacementExplanation) {
 
 /// The explanation of pod `p` on node `n` of a scenario: the taint view, the full
 /// filter chain's first rejection (`filter`) and every filter in order (`placement`).
-/// `diagnostics`: also list the scenario's findings (for `explain`, whose scenario is
-/// this one pair).
-pub fn explanation(j: &mut J, s: &Scenario, p: usize, n: usize, diagnostics: bool) {
+/// `values`: also list the findings of this scenario of values (for `explain`, whose
+/// scenario is this one pair).
+pub fn explanation(j: &mut J, s: &Scenario, p: usize, n: usize, values: Option<&ValueScenario>) {
     let (Some(entry), Some(node_entry)) = (s.pods.get(p), s.nodes.get(n)) else {
         j.null();
         return;
@@ -453,12 +453,8 @@ pub fn explanation(j: &mut J, s: &Scenario, p: usize, n: usize, diagnostics: boo
             j.null();
         }
     }
-    if diagnostics {
-        j.key("diagnostics").arr();
-        for f in &s.findings {
-            finding(j, f);
-        }
-        j.end();
+    if let Some(v) = values {
+        findings(j, v);
     }
     j.s("kubernetesVersion", &sem.version.to_string()).close();
 }
@@ -467,14 +463,40 @@ pub fn explanation(j: &mut J, s: &Scenario, p: usize, n: usize, diagnostics: boo
 /// arguments): the scenario pipeline the playground and `analyze` use, without
 /// admission or the DaemonSet controller, so every placement field is run through the
 /// full filter chain.
-pub fn value_scenario(pods: Vec<PodIn>, nodes: Vec<NodeIn>, sem: Semantics) -> Scenario {
-    let panes = [node_pane(nodes), pod_pane(pods)];
+pub fn value_scenario(pods: Vec<PodIn>, nodes: Vec<NodeIn>, sem: Semantics) -> ValueScenario {
+    let (mut node_originals, mut pod_originals) = (Vec::new(), Vec::new());
+    let panes = [
+        node_pane(nodes, &mut node_originals),
+        pod_pane(pods, &mut pod_originals),
+    ];
     let options = Options {
         semantics: sem,
         admission: None,
         daemon_set: Some(false),
     };
-    Scenario::build(&[&panes[0], &panes[1]], &options)
+    ValueScenario {
+        scenario: Scenario::build(&[&panes[0], &panes[1]], &options),
+        nodes: node_originals,
+        pods: pod_originals,
+    }
+}
+
+/// A scenario of values with where each value was read.
+pub struct ValueScenario {
+    /// The scenario.
+    pub scenario: Scenario,
+    /// Where each node value was read.
+    pub nodes: Originals,
+    /// Where each pod value was read.
+    pub pods: Originals,
+}
+
+fn findings(j: &mut J, v: &ValueScenario) {
+    j.key("diagnostics").arr();
+    for f in &v.scenario.findings {
+        finding(j, f, &v.nodes, &v.pods);
+    }
+    j.end();
 }
 
 /// `explain(pod, node, options?)`.
@@ -483,9 +505,9 @@ pub fn explain(pod: &V, node: &V, options: &V) -> ApiResult {
     let sem = read::semantics(&o)?;
     let pod = read::pod(pod, "pod", sem.version)?;
     let node = read::node(node, "node", sem.version)?;
-    let s = value_scenario(vec![pod], vec![node], sem);
+    let v = value_scenario(vec![pod], vec![node], sem);
     let mut j = J::new();
-    explanation(&mut j, &s, 0, 0, true);
+    explanation(&mut j, &v.scenario, 0, 0, Some(&v));
     Ok(j.finish())
 }
 
@@ -638,8 +660,9 @@ pub fn node_resources(j: &mut J, s: &Scenario, n: usize) {
     j.end().close();
 }
 
-/// The schedule result of a scenario.
-pub fn schedule_result(j: &mut J, s: &Scenario) {
+/// The schedule result of a scenario of values.
+pub fn schedule_result(j: &mut J, v: &ValueScenario) {
+    let s = &v.scenario;
     j.open().key("nodes").arr();
     for n in &s.nodes {
         j.str(&n.node.name);
@@ -660,14 +683,9 @@ pub fn schedule_result(j: &mut J, s: &Scenario) {
         .strs(
             "unmodelledFilterPlugins",
             &UNMODELLED_FILTER_PLUGINS.map(String::from),
-        )
-        .key("diagnostics")
-        .arr();
-    for f in &s.findings {
-        finding(j, f);
-    }
-    j.end()
-        .s("kubernetesVersion", &s.semantics.version.to_string())
+        );
+    findings(j, v);
+    j.s("kubernetesVersion", &s.semantics.version.to_string())
         .close();
 }
 
@@ -677,9 +695,9 @@ pub fn schedule(pods: &V, nodes: &V, options: &V) -> ApiResult {
     let sem = read::semantics(&o)?;
     let pods = read::pods(pods, "pods", sem.version)?;
     let nodes = read::nodes(nodes, "nodes", sem.version)?;
-    let s = value_scenario(pods, nodes, sem);
+    let v = value_scenario(pods, nodes, sem);
     let mut j = J::new();
-    schedule_result(&mut j, &s);
+    schedule_result(&mut j, &v);
     Ok(j.finish())
 }
 
@@ -1048,5 +1066,33 @@ mod tests {
         let r = v(schedule(&val(json!(pod)), &dedicated_nodes(), &V::Null));
         assert_eq!(r["pods"][0]["message"], LOST);
         assert!(!r["diagnostics"].as_array().unwrap().is_empty());
+    }
+
+    #[test]
+    fn values_keep_argument_order_and_their_own_locations() {
+        let text = "\n\n\napiVersion: v1\nkind: Pod\nmetadata: {name: late}\n";
+        let pods = val(
+            json!([text, {"name": "plain"}, "kind: Pod\napiVersion: v1\nmetadata: {name: early}\n"]),
+        );
+        let r = v(schedule(&pods, &val(json!([{"name": "n"}])), &V::Null));
+        let names: Vec<&str> = r["pods"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["late", "plain", "early"]);
+        let a = v(crate::api::analyze(
+            &val(json!({"nodes": [{"name": "n"}], "pods": pods_value()})),
+            &V::Null,
+        ));
+        assert_eq!(a["pods"][0]["name"], "late");
+        assert_eq!(a["pods"][0]["location"]["line"], 4);
+        assert_eq!(a["pods"][1]["location"], serde_json::Value::Null);
+        assert_eq!(a["pods"][2]["location"]["line"], 1);
+    }
+
+    fn pods_value() -> serde_json::Value {
+        json!(["\n\n\napiVersion: v1\nkind: Pod\nmetadata: {name: late}\n", {"name": "plain"}, "kind: Pod\napiVersion: v1\nmetadata: {name: early}\n"])
     }
 }

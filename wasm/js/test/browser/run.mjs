@@ -263,6 +263,30 @@ if (CONSUMER) {
     await p.waitForSelector('#w[data-state="live"]');
     assert.equal(await p.$eval("#w", (e) => e.shadowRoot.querySelector("section.pod").dataset.verdict), "scheduled");
     assert.equal(await p.$eval("#policy", (e) => e.textContent), "denied");
+    // The dedicated-nodes example: each node shows the plugin that rejects it, and the
+    // Pending pod the scheduler's FailedScheduling message (1.34: DynamicResources' text).
+    await p.waitForSelector('#dedicated[data-state="live"]');
+    const shown = await p.$eval("#dedicated", (e) => {
+      const pods = {};
+      for (const s of e.shadowRoot.querySelectorAll("section.pod")) {
+        pods[s.dataset.pod] = {
+          verdict: s.dataset.verdict,
+          event: s.querySelector(".event")?.textContent ?? null,
+          rejectedBy: Object.fromEntries([...s.querySelectorAll("details.pair")].map((d) => [d.dataset.node, d.dataset.rejectedBy ?? null])),
+          fits: Object.fromEntries([...s.querySelectorAll("details.pair")].map((d) => [d.dataset.node, d.dataset.fits])),
+          rejection: [...s.querySelectorAll("li.rejection")].map((li) => li.textContent),
+        };
+      }
+      return pods;
+    });
+    assert.equal(shown.api.verdict, "scheduled");
+    assert.deepEqual(shown.api.rejectedBy, { "payments-1": null, "general-1": "NodeAffinity" });
+    assert.deepEqual(shown.api.fits, { "payments-1": "true", "general-1": "false" });
+    assert.equal(shown.lost.verdict, "pending");
+    assert.deepEqual(shown.lost.rejectedBy, { "payments-1": "TaintToleration", "general-1": "NodeAffinity" });
+    assert.equal(shown.lost.event,
+      "Warning  FailedScheduling  0/2 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 1 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.");
+    assert.ok(shown.lost.rejection.some((t) => t.includes("rejected by NodeAffinity") && t.includes("nodeSelector disktype=ssd: the node has no such label")), shown.lost.rejection.join("\n"));
     assert.deepEqual(errs, []);
     await ctx.close();
   });

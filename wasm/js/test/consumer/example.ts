@@ -21,6 +21,9 @@ import type {
   DaemonSetResult,
   EvictionTimeline,
   Explanation,
+  FilterPlugin,
+  NodeResources,
+  PlacementExplanation,
   NodeFailureTimeline,
   ParseResult,
   ScheduleResult,
@@ -54,6 +57,28 @@ const s: ScheduleResult = schedule(
 );
 const message: string | null = s.pods[0]?.message ?? null;
 const scores: (number | null)[] = s.pods.flatMap((p) => p.nodes.map((c) => c.score));
+
+// Placement: node selectors, affinity, host ports, requests against allocatable.
+const placed: ScheduleResult = schedule(
+  [
+    { name: "api", nodeSelector: { dedicated: "payments" }, tolerations: "[{key: dedicated, operator: Exists}]" },
+    {
+      name: "gpu",
+      priority: 100,
+      schedulingGates: [],
+      affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [] } } },
+      containers: [{ name: "c", resources: { requests: { "nvidia.com/gpu": 1, cpu: "500m" } }, ports: [{ containerPort: 80, hostPort: 8080 }] }],
+    },
+  ],
+  [{ name: "payments-1", labels: { dedicated: "payments" }, allocatable: { cpu: "4", "nvidia.com/gpu": 2, pods: "110" } }],
+);
+const rejectedBy: FilterPlugin | null = placed.pods[0]?.nodes[0]?.rejectedBy ?? null;
+const shortBy: number[] = placed.pods.flatMap((p) => p.nodes.flatMap((c) => c.insufficient.map((r) => r.shortfall)));
+const combined: number | undefined = placed.pods[0]?.nodes[0]?.scores?.combined;
+const victims: string[] = placed.pods[1]?.nomination?.victims.map((v) => v.name) ?? [];
+const bars: NodeResources | undefined = placed.nodeResources[0];
+const steps: PlacementExplanation | null = explain({ name: "api", nodeSelector: { disktype: "ssd" } }, { name: "n" }).placement;
+const firstFilter: FilterPlugin | undefined = steps?.filters[0]?.plugin;
 
 const t: EvictionTimeline = evictionTimeline({
   node: { name: "n1", taints: "node.kubernetes.io/unreachable:NoExecute" },
@@ -126,4 +151,4 @@ el.addEventListener("taint-check-render", (ev) => {
 await el.activate();
 const fragment: string = await shareFragment(playgroundState({ nodes: "", pods: "" }));
 
-console.log(ok, any, verdict, coveredBy, left, evictAfter, message, scores, evictedAt, t2, fate, firstError, v2, finals, rejection, n, ds, line, stdout, d, accepted, panes, version, wx, wp, fragment);
+console.log(ok, any, verdict, coveredBy, left, evictAfter, message, scores, rejectedBy, shortBy, combined, victims, bars, firstFilter, evictedAt, t2, fate, firstError, v2, finals, rejection, n, ds, line, stdout, d, accepted, panes, version, wx, wp, fragment);

@@ -235,6 +235,139 @@ test("schedule: errors name the list item", () => {
   assertTaintlabError(thrown(() => tl.schedule(["spec:\n  tolerations: {}\n"], [])), { code: "wrong-type", argument: "pods[0]", line: 2 });
 });
 
+// --- the full filter chain: node selectors, affinity, ports, resources ---------------
+
+// The dedicated-nodes example: payments-1 has the label and the taint, general-1 neither.
+const DEDICATED_NODES = [
+  { name: "payments-1", labels: { dedicated: "payments" }, taints: "dedicated=payments:NoSchedule" },
+  { name: "general-1" },
+];
+const API = { name: "api", nodeSelector: { dedicated: "payments" }, tolerations: "[{key: dedicated, operator: Equal, value: payments, effect: NoSchedule}]" };
+const LOST = { name: "lost", nodeSelector: { disktype: "ssd" } };
+const LOST_MESSAGE =
+  "0/2 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 1 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.";
+
+test("schedule: a nodeSelector pod lands only on its pool; the other stays Pending with the cluster's message", () => {
+  const r = tl.schedule([API, LOST], DEDICATED_NODES);
+  const [api, lost] = r.pods;
+  assert.equal(api.feasibleNodes, 1);
+  assert.deepEqual(api.bestNodes, ["payments-1"]);
+  assert.deepEqual(api.nodes.map((c) => [c.fits, c.rejectedBy, c.verdict]), [[true, null, "schedulable"], [false, "NodeAffinity", "schedulable"]]);
+  assert.equal(api.nodes[1].code, "UnschedulableAndUnresolvable");
+  assert.deepEqual(api.nodes[1].reasons, ["node(s) didn't match Pod's node affinity/selector"]);
+  assert.equal(api.nodes[0].scores.taintToleration, 100);
+  assert.equal(lost.outcome, "unschedulable");
+  assert.equal(lost.message, LOST_MESSAGE);
+  assert.equal(lost.event.conditionMessage, LOST_MESSAGE);
+  assert.equal(lost.preemption, "preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.");
+  assert.equal(lost.nomination, null);
+  assert.deepEqual(lost.nodes.map((c) => c.rejectedBy), ["TaintToleration", "NodeAffinity"]);
+  assert.deepEqual(r.unmodelledScorePlugins, ["ImageLocality", "InterPodAffinity", "PodTopologySpread"]);
+  // Before 1.34 there is no DynamicResources text; preemptionPolicy Never on 1.34+.
+  assert.doesNotMatch(tl.schedule(LOST, DEDICATED_NODES, { kubernetesVersion: "1.33" }).pods[0].message, /no new claims/);
+  assert.match(tl.schedule({ ...LOST, preemptionPolicy: "Never" }, DEDICATED_NODES).pods[0].message,
+    /no new claims to deallocate, preemption: not eligible due to preemptionPolicy=Never\.$/);
+  // The same pods as Kubernetes objects and as YAML.
+  const obj = { apiVersion: "v1", kind: "Pod", metadata: { name: "lost" }, spec: { nodeSelector: { disktype: "ssd" } } };
+  assert.equal(tl.schedule(obj, DEDICATED_NODES).pods[0].message, LOST_MESSAGE);
+  assert.equal(tl.schedule("kind: Pod\napiVersion: v1\nmetadata: {name: lost}\nspec:\n  nodeSelector: {disktype: ssd}\n", DEDICATED_NODES).pods[0].message, LOST_MESSAGE);
+});
+
+test("explain: every filter in order, the first failing one and the rest not evaluated", () => {
+  const x = tl.explain(API, { name: "general-1" });
+  assert.equal(x.fits, false);
+  assert.equal(x.verdict, "schedulable", "the taint view alone lets it in");
+  assert.equal(x.filter.rejectedBy, "NodeAffinity");
+  assert.equal(x.filter.reason, "node(s) didn't match Pod's node affinity/selector");
+  assert.match(x.summary, /NodeAffinity rejects it/);
+  assert.deepEqual(x.placement.filters.map((f) => [f.plugin, f.state]), [
+    ["NodeUnschedulable", "passed"], ["NodeName", "passed"], ["TaintToleration", "passed"],
+    ["NodeAffinity", "failed"], ["NodePorts", "not-evaluated"], ["NodeResourcesFit", "not-evaluated"],
+  ]);
+  assert.deepEqual(x.placement.nodeSelector, [{ key: "dedicated", wanted: "payments", nodeValue: null, matches: false }]);
+  const ok = tl.explain(API, DEDICATED_NODES[0]);
+  assert.equal(ok.fits, true);
+  assert.equal(ok.placement.filters[5].state, "not-checked", "no allocatable: resources not checked");
+  // Required node affinity: terms ORed.
+  const affinity = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [
+    { matchExpressions: [{ key: "zone", operator: "In", values: ["a"] }] },
+    { matchExpressions: [{ key: "gpu", operator: "Exists" }] },
+  ] } } };
+  const y = tl.explain({ name: "p", affinity }, { name: "n", labels: { gpu: "yes" } });
+  assert.equal(y.fits, true);
+  assert.deepEqual(y.placement.affinityTerms, [false, true]);
+  // Host ports against a pod already bound to the node.
+  const ports = (name, nodeName) => ({ name, nodeName, containers: [{ name: "c", ports: [{ containerPort: 80, hostPort: 8080 }] }] });
+  const r = tl.schedule([ports("running", "n"), ports("new")], [{ name: "n" }]);
+  assert.equal(r.pods[1].nodes[0].rejectedBy, "NodePorts");
+  assert.equal(r.pods[0].nodes[0].hold, "bound");
+});
+
+test("schedule: resources name the resource and the shortfall; the arithmetic is in explain", () => {
+  const nodes = [
+    { name: "small", allocatable: { cpu: "1", memory: "4Gi", pods: 110 } },
+    { name: "unknown" },
+  ];
+  const busy = { name: "busy", namespace: "batch", nodeName: "small", containers: [{ name: "c", resources: { requests: { cpu: "900m" } } }] };
+  const web = { name: "web", containers: [{ name: "c", resources: { requests: { cpu: "500m" } } }] };
+  const r = tl.schedule([busy, web], nodes, { kubernetesVersion: "1.34" });
+  const cell = r.pods[1].nodes[0];
+  assert.equal(cell.rejectedBy, "NodeResourcesFit");
+  assert.equal(cell.code, "Unschedulable");
+  assert.deepEqual(cell.insufficient, [{ resource: "cpu", reason: "Insufficient cpu", requested: 500, used: 900, capacity: 1000, shortfall: 400 }]);
+  assert.equal(r.pods[1].nodes[1].resourcesChecked, false);
+  assert.equal(r.pods[1].nodes[1].fits, true);
+  assert.deepEqual(r.nodeResources[0].bars.find((b) => b.resource === "cpu"), { resource: "cpu", requested: 900, allocatable: 1000 });
+  assert.ok(r.diagnostics.some((d) => d.code === "scheduling"), JSON.stringify(r.diagnostics));
+  // Only the full node: the message counts the resource, and preemption cannot evict busy (same priority).
+  const one = tl.schedule([busy, web], [nodes[0]]);
+  assert.equal(one.pods[1].message,
+    "0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.");
+  // With a higher priority, preemption nominates the node and names the victim.
+  const urgent = tl.schedule([busy, { ...web, name: "urgent", priority: 1000 }], [nodes[0]]);
+  assert.deepEqual(urgent.pods[1].nomination, { node: "small", victims: [{ namespace: "batch", name: "busy", priority: 0 }] });
+  // The arithmetic, resource by resource.
+  const x = tl.explain(web, nodes[0]);
+  assert.equal(x.fits, true);
+  assert.deepEqual(x.placement.resources.find((l) => l.resource === "cpu"), { resource: "cpu", requested: 500, used: 0, allocatable: 1000, headroom: 500 });
+  // GPUs: an extended resource, and parse's container shape read back.
+  const gpu = { name: "train", containers: [{ name: "c", image: "x", requests: { "nvidia.com/gpu": "2" }, limits: { "nvidia.com/gpu": "2" } }] };
+  const g = tl.schedule(gpu, { name: "g", allocatable: { "nvidia.com/gpu": 1, pods: "110" } });
+  assert.deepEqual(g.pods[0].nodes[0].insufficient.map((i) => [i.resource, i.shortfall]), [["nvidia.com/gpu", 1]]);
+  // Gated pods are held: no cycle, no message.
+  const gated = tl.schedule({ ...gpu, schedulingGates: [{ name: "wait" }] }, { name: "g", allocatable: { "nvidia.com/gpu": 1 } });
+  assert.equal(gated.pods[0].outcome, "gated");
+  assert.equal(gated.pods[0].message, null);
+  // Wrong values are thrown at the plain field.
+  assertTaintlabError(thrown(() => tl.schedule({ name: "p", containers: [{ name: "c", resources: { requests: { cpu: "lots" } } }] }, nodes)), {
+    argument: "pods", code: "invalid-value",
+  });
+  assertTaintlabError(thrown(() => tl.schedule(web, { name: "n", allocatable: { cpu: true } })), { argument: "nodes", code: "wrong-type", path: "nodes.allocatable.cpu" });
+});
+
+test("explain and schedule: text around the object is reported once, not thrown", () => {
+  const pod = "My pod is stuck, here it is:\n$ kubectl get pod api -o yaml\napiVersion: v1\nkind: Pod\nmetadata: {name: api}\nspec:\n  nodeSelector: {dedicated: payments}\n";
+  const x = tl.explain(pod, { name: "general-1" });
+  assert.equal(x.pod.name, "api");
+  assert.equal(x.filter.rejectedBy, "NodeAffinity");
+  assert.ok(x.diagnostics.length >= 1 && x.diagnostics.length <= 2, JSON.stringify(x.diagnostics));
+  assert.ok(x.diagnostics.every((d) => d.severity === "warning" && d.pane === "pods"));
+  assert.equal(tl.schedule(pod, DEDICATED_NODES).pods[0].message, LOST_MESSAGE);
+});
+
+test("analyze: the dedicated-nodes paste carries the full chain per pod and per cell", () => {
+  const text = readFileSync(new URL("../../../../tests/parity/pastes/37-dedicated-nodes-selector.yaml", import.meta.url), "utf8");
+  const a = tl.analyze(text);
+  const [api, lost] = a.pods;
+  assert.deepEqual(api.schedule.bestNodes, ["payments-1"]);
+  assert.equal(api.schedule.nodes[1].rejectedBy, "NodeAffinity");
+  assert.equal(api.nodes[1].explanation.fits, false);
+  assert.equal(api.nodes[1].explanation.placement.filters[3].state, "failed");
+  assert.equal(lost.schedule.message, LOST_MESSAGE);
+  assert.deepEqual(lost.schedule.nodes.map((c) => c.rejectedBy), ["TaintToleration", "NodeAffinity"]);
+  assert.deepEqual(a.nodes.map((n) => n.resources.allocatableKnown), [false, false]);
+});
+
 // --- evictionTimeline ----------------------------------------------------------------
 
 const UNREACHABLE_300 = { key: "node.kubernetes.io/unreachable", operator: "Exists", effect: "NoExecute", tolerationSeconds: 300 };

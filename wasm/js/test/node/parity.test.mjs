@@ -49,6 +49,8 @@ export function summarize(a) {
         verdict: p.schedule.nodes[i]?.verdict ?? null,
         score: p.schedule.nodes[i]?.score ?? null,
         evictedAt: x.eviction?.pods?.[0]?.evictedAt ?? null,
+        rejectedBy: p.schedule.nodes[i]?.rejectedBy ?? null,
+        hold: p.schedule.nodes[i]?.hold ?? null,
       })),
     })),
     commands: a.commands.map((c) => ({
