@@ -264,7 +264,7 @@ if (CONSUMER) {
     assert.equal(await p.$eval("#w", (e) => e.shadowRoot.querySelector("section.pod").dataset.verdict), "scheduled");
     assert.equal(await p.$eval("#policy", (e) => e.textContent), "denied");
     // The dedicated-nodes example: each node shows the plugin that rejects it, and the
-    // Pending pod the scheduler's FailedScheduling message (1.34: DynamicResources' text).
+    // Pending pod the scheduler's FailedScheduling message (newest release, DynamicResources' text).
     await p.waitForSelector('#dedicated[data-state="live"]');
     const shown = await p.$eval("#dedicated", (e) => {
       const pods = {};
