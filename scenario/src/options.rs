@@ -29,6 +29,9 @@ pub enum TolerationsInput {
     Text(String),
     /// Tolerations.
     List(Vec<Toleration>),
+    /// A text already read by [`read_tolerations`] elsewhere (the playground's worker,
+    /// which links the input layer): its tolerations or its first error.
+    Read(Result<Vec<Toleration>, String>),
 }
 
 impl Default for TolerationsInput {
@@ -42,7 +45,13 @@ impl TolerationsInput {
     pub fn read(&self) -> Result<Vec<Toleration>, String> {
         match self {
             Self::List(l) => Ok(l.clone()),
+            Self::Read(r) => r.clone(),
+            #[cfg(feature = "read-text")]
             Self::Text(t) => read_tolerations(t),
+            #[cfg(not(feature = "read-text"))]
+            Self::Text(_) => Err(
+                "the text was not read (taintlab-scenario is built without `read-text`; read it with `read_tolerations` and pass `TolerationsInput::Read`)".into(),
+            ),
         }
     }
 }
@@ -136,6 +145,10 @@ mod tests {
         let e = bad.read().expect_err("invalid effect");
         assert!(e.starts_with("line 3: "), "{e}");
         assert_eq!(read_tolerations("  \n"), Ok(Vec::new()));
+        // A reading done elsewhere is taken as it is, error included.
+        let read = TolerationsInput::Read(read_tolerations("- {key: a, operator: Exists}\n"));
+        assert_eq!(read.read().map(|l| l[0].key.clone()), Ok("a".into()));
+        assert_eq!(TolerationsInput::Read(Err(e.clone())).read(), Err(e));
     }
 
     #[test]
