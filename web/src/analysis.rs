@@ -17,8 +17,29 @@ pub use taintlab_scenario::{
 
 use crate::store::{Admission, State};
 
-/// The scenario's options for the playground's settings.
+/// PodTolerationRestriction's cluster `default` and `whitelist` tolerations, as the
+/// scenario takes them.
+pub type ClusterTolerations = [TolerationsInput; 2];
+
+/// The cluster tolerations as texts, read while the scenario is built (in builds with
+/// the input layer's readers: the worker, the tests). The page passes the worker's
+/// readings instead ([`crate::hooks::use_tolerations`]).
+pub fn cluster_texts(a: &Admission) -> ClusterTolerations {
+    [
+        TolerationsInput::Text(a.cluster_default.to_string()),
+        TolerationsInput::Text(a.cluster_whitelist.to_string()),
+    ]
+}
+
+/// The scenario's options for the playground's settings, the cluster tolerations read
+/// as texts (see [`cluster_texts`]).
 pub fn options(semantics: Semantics, a: &Admission) -> Options {
+    options_with(semantics, a, &cluster_texts(a))
+}
+
+/// The scenario's options for the playground's settings, with the cluster tolerations
+/// of PodTolerationRestriction as given.
+pub fn options_with(semantics: Semantics, a: &Admission, cluster: &ClusterTolerations) -> Options {
     let admission = a.enabled.then(|| AdmissionOptions {
         default_toleration_seconds: a.default_toleration_seconds.then_some(
             DefaultTolerationSecondsConfig {
@@ -27,8 +48,8 @@ pub fn options(semantics: Semantics, a: &Admission) -> Options {
             },
         ),
         pod_toleration_restriction: a.pod_toleration_restriction.then(|| RestrictionOptions {
-            default: TolerationsInput::Text(a.cluster_default.to_string()),
-            whitelist: TolerationsInput::Text(a.cluster_whitelist.to_string()),
+            default: cluster[0].clone(),
+            whitelist: cluster[1].clone(),
         }),
         extended_resource_toleration: a.extended_resource_toleration,
         namespace_default: annotation_from_json(a.namespace_default.as_deref()),
@@ -93,6 +114,43 @@ mod tests {
         let o = options(Semantics::newest(), &a);
         assert!(o.admission.is_none());
         assert_eq!(o.daemon_set, Some(true));
+    }
+
+    #[test]
+    fn cluster_tolerations_read_elsewhere_give_the_same_scenario() {
+        let mut a = Admission {
+            pod_toleration_restriction: true,
+            cluster_whitelist: "- {key: zone, operator: Exists}\n".into(),
+            ..Admission::default()
+        };
+        let nodes = parse_pane("kubectl taint nodes n1 a=b:NoSchedule\n", PaneKind::Nodes);
+        let pods = parse_pane(
+            "tolerations: [{key: a, operator: Exists}]\n",
+            PaneKind::Pods,
+        );
+        let read = |a: &Admission| {
+            [&a.cluster_default, &a.cluster_whitelist]
+                .map(|t| TolerationsInput::Read(taintlab_scenario::read_tolerations(t)))
+        };
+        for whitelist in [
+            "- {key: zone, operator: Exists}\n",
+            "- {key: a, effect: NoSchedul}\n",
+        ] {
+            a.cluster_whitelist = whitelist.into();
+            let texts = analyse(&nodes, &pods, &options(Semantics::newest(), &a));
+            let elsewhere = analyse(
+                &nodes,
+                &pods,
+                &options_with(Semantics::newest(), &a, &read(&a)),
+            );
+            assert_eq!(texts.config_errors, elsewhere.config_errors);
+            assert_eq!(texts.config_errors.is_empty(), whitelist.contains("zone"));
+            assert_eq!(texts.findings.len(), elsewhere.findings.len());
+            assert_eq!(
+                texts.cell(0, 0).map(|c| c.kind),
+                elsewhere.cell(0, 0).map(|c| c.kind)
+            );
+        }
     }
 
     #[test]

@@ -10,7 +10,7 @@ use yew::prelude::*;
 use crate::analysis::{self, Analysis, analyse};
 use crate::glue::dom::{clear_fragment, download, focus, set_document_lang};
 use crate::glue::storage::{storage_get, storage_remove, storage_set};
-use crate::hooks::use_pane;
+use crate::hooks::{use_pane, use_tolerations};
 use crate::i18n::{K, Lang, T};
 use crate::panes::{Pane, Text};
 use crate::share::{self, LinkError};
@@ -123,6 +123,11 @@ pub fn app() -> Html {
 
     let nodes_view = use_pane(state.nodes.clone(), PaneKind::Nodes);
     let pods_view = use_pane(state.pods.clone(), PaneKind::Pods);
+    let restriction = state.admission.enabled && state.admission.pod_toleration_restriction;
+    let cluster = [
+        use_tolerations(state.admission.cluster_default.clone(), restriction),
+        use_tolerations(state.admission.cluster_whitelist.clone(), restriction),
+    ];
     let semantics =
         Semantics::at(state.kube_version()).with_comparison_operators(state.comparison_operators);
     let analysis: Rc<Analysis> = {
@@ -131,9 +136,10 @@ pub fn app() -> Html {
             pods_view.parse.clone(),
             semantics,
             state.admission.clone(),
+            cluster,
         );
-        let memo = use_memo(deps, |(n, p, s, a)| {
-            Rc::new(analyse(n, p, &analysis::options(*s, a)))
+        let memo = use_memo(deps, |(n, p, s, a, c)| {
+            Rc::new(analyse(n, p, &analysis::options_with(*s, a, c)))
         });
         (*memo).clone()
     };
@@ -237,7 +243,7 @@ pub fn app() -> Html {
                     .ok()
                     .and_then(|v| v.as_string())
                     .unwrap_or_default();
-                match share::import_yaml(&text) {
+                crate::hooks::import_yaml(&text, move |r| match r {
                     Ok(s) => {
                         perf::note_edit();
                         dispatch.emit(Action::Replace(Box::new(s)));
@@ -247,7 +253,7 @@ pub fn app() -> Html {
                         t.s(K::ImportYaml).to_string(),
                         t.f(K::ImportError, &[&err]),
                     ))),
-                }
+                });
             });
         })
     };

@@ -1,15 +1,17 @@
 //! The background worker, a separate wasm module that Trunk builds next to the page's
-//! and that the page starts only when it needs it: it reads large pastes (so typing
-//! never waits) and runs the Kubewarden policy's decision function (so the policy's code
-//! is not part of the page's initial download). See `taintlab_web::glue::worker` for the
-//! messages.
+//! and that the page starts only when it needs it: it reads every pasted text and
+//! imported file (the input layer's readers live here, not in the page's first
+//! download; typing never waits for a large paste) and runs the Kubewarden policy's
+//! decision function. See `taintlab_web::glue::worker` for the messages.
 
 use std::cell::RefCell;
 
 use gloo_events::EventListener;
 use taintlab_scenario::PaneKind;
-use taintlab_web::parse::{parse_pane, to_worker_json};
+use taintlab_scenario::read_tolerations;
+use taintlab_web::parse::{parse_pane, to_import_json, to_tolerations_json, to_worker_json};
 use taintlab_web::policy::PolicyWorker;
+use taintlab_web::share::import_yaml;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -26,16 +28,19 @@ fn handle(scope: &DedicatedWorkerGlobalScope, data: &JsValue) {
     let now = || scope.performance().map(|p| p.now()).unwrap_or(0.0);
     let t0 = now();
     let op = get(data, "op").as_string().unwrap_or_default();
+    let text = || {
+        get(data, "bytes")
+            .dyn_into::<js_sys::Uint8Array>()
+            .ok()
+            .map(|b| {
+                String::from_utf8(b.to_vec())
+                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+            })
+            .unwrap_or_default()
+    };
     let out = match op.as_str() {
         "parse" => {
-            let text = get(data, "bytes")
-                .dyn_into::<js_sys::Uint8Array>()
-                .ok()
-                .map(|b| {
-                    String::from_utf8(b.to_vec())
-                        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
-                })
-                .unwrap_or_default();
+            let text = text();
             let kind = if get(data, "kind").as_f64() == Some(0.0) {
                 PaneKind::Nodes
             } else {
@@ -43,6 +48,8 @@ fn handle(scope: &DedicatedWorkerGlobalScope, data: &JsValue) {
             };
             Ok(to_worker_json(&parse_pane(&text, kind)))
         }
+        "import" => Ok(to_import_json(&import_yaml(&text()))),
+        "tolerations" => Ok(to_tolerations_json(&read_tolerations(&text()))),
         "policy" => {
             let state = get(data, "state").as_string().unwrap_or_default();
             let nodes = get(data, "nodes").as_string();
@@ -64,6 +71,19 @@ fn handle(scope: &DedicatedWorkerGlobalScope, data: &JsValue) {
         Err(e) => set("error", &JsValue::from_str(&e)),
     }
     let _ = scope.post_message(&reply);
+}
+
+/// Reads a pane's text and returns the [`taintlab_scenario::ParsedPane`] JSON, as the
+/// `parse` message does. The page calls it in its own instance of this module
+/// (`taintlab_web::glue::reader`), where `main` does nothing.
+#[wasm_bindgen]
+pub fn read_pane(text: &str, nodes: bool) -> String {
+    let kind = if nodes {
+        PaneKind::Nodes
+    } else {
+        PaneKind::Pods
+    };
+    to_worker_json(&parse_pane(text, kind))
 }
 
 fn main() {

@@ -4,7 +4,9 @@
 //! - [`storage`]: local storage entries.
 //! - [`dom`]: focus, downloads, the address bar's fragment, the document language.
 //! - [`worker`]: the bridge to the background worker.
+//! - [`reader`]: the worker's module on the page's thread, for reading while typing.
 
 pub mod dom;
+pub mod reader;
 pub mod storage;
 pub mod worker;

@@ -1,11 +1,13 @@
 //! The page's side of the background worker (`src/bin/worker.rs`, built by Trunk as a
-//! separate, lazily loaded wasm module). It reads large pastes so typing never waits for
-//! them, and runs the Kubewarden policy's decision function, so the policy's code is not
-//! part of the page's initial download.
+//! separate wasm module that the page starts when it first needs it). It reads every
+//! pasted text and imported file (so the input layer's readers are not part of the
+//! page's initial download, and typing never waits for a large paste), and runs the
+//! Kubewarden policy's decision function (so the policy's code is not either).
 //!
 //! Messages are plain objects with JSON strings inside; a reply carries the request's
-//! `id`. When the worker cannot be used, callers fall back (pastes are parsed on the main
-//! thread; the policy tab reports the error).
+//! `id`. When the worker cannot be used, callers fall back (with the `reader`
+//! feature texts are read on the main thread, else the pane says it could not be read;
+//! the policy tab reports the error).
 //!
 //! The listeners are `gloo-events` listeners (removed from the worker when the bridge is
 //! dropped); that cost 342 B gz of initial download against the hand-written closures
@@ -202,30 +204,40 @@ fn post_with_transfer(
 }
 
 /// Starts the worker ahead of need (its module loads while the user is about to paste
-/// or drop), so a large paste does not wait for the worker to start.
+/// or drop), so a large paste does not wait for the worker to start, and the same
+/// module on the page's thread ([`super::reader`]) for what the user types.
 pub fn warm() {
     let _ = start();
+    super::reader::load();
+}
+
+/// Sends `text` as UTF-8 bytes in a transferred buffer: one memory copy instead of two
+/// string conversions of a text that can be tens of megabytes.
+fn post_text(op: &str, text: &str, extra: Option<(&str, JsValue)>, done: Callback<Reply>) -> bool {
+    let bytes = js_sys::Uint8Array::from(text.as_bytes());
+    let transfer = js_sys::Array::of1(&bytes.buffer());
+    let mut fields = vec![("op", JsValue::from_str(op)), ("bytes", bytes.into())];
+    fields.extend(extra);
+    post_with_transfer(&fields, Some(transfer), done)
 }
 
 /// Asks the worker to read a pane; `done` gets the [`taintlab_scenario::ParsedPane`] JSON.
 /// False when no worker can be used.
 pub fn parse_in_background(text: &str, kind: PaneKind, done: Callback<Reply>) -> bool {
-    // UTF-8 bytes in a transferred buffer: one memory copy instead of two string
-    // conversions of a text that can be tens of megabytes.
-    let bytes = js_sys::Uint8Array::from(text.as_bytes());
-    let transfer = js_sys::Array::of1(&bytes.buffer());
-    post_with_transfer(
-        &[
-            ("op", JsValue::from_str("parse")),
-            ("bytes", bytes.into()),
-            (
-                "kind",
-                JsValue::from_f64(if kind == PaneKind::Nodes { 0.0 } else { 1.0 }),
-            ),
-        ],
-        Some(transfer),
-        done,
-    )
+    let kind = JsValue::from_f64(if kind == PaneKind::Nodes { 0.0 } else { 1.0 });
+    post_text("parse", text, Some(("kind", kind)), done)
+}
+
+/// Asks the worker to read tolerations given as text; `done` gets
+/// [`crate::parse::to_tolerations_json`]'s JSON. False when no worker can be used.
+pub fn tolerations_in_background(text: &str, done: Callback<Reply>) -> bool {
+    post_text("tolerations", text, None, done)
+}
+
+/// Asks the worker to import an Export YAML file; `done` gets
+/// [`crate::parse::to_import_json`]'s JSON. False when no worker can be used.
+pub fn import_in_background(text: &str, done: Callback<Reply>) -> bool {
+    post_text("import", text, None, done)
 }
 
 /// Asks the worker for the policy's answers: `state` is the state as JSON without the
