@@ -643,7 +643,12 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
 /// spaces, so every offset, line and column stays that of the paste and the quoted text
 /// is read as if it were indented.
 fn unquote_markdown(text: &str) -> Cow<'_, str> {
-    if !(text.starts_with('>') || text.contains("\n>")) {
+    // `>` is rare outside quotes: look for it, then at the byte before it.
+    let b = text.as_bytes();
+    let quoted = text
+        .match_indices('>')
+        .any(|(i, _)| i == 0 || b[i - 1] == b'\n');
+    if !quoted {
         return Cow::Borrowed(text);
     }
     let mut b = text.as_bytes().to_vec();

@@ -13,7 +13,9 @@
 //! `pkg/apis/core/validation/validation.go` (`ValidateNodeSelectorRequirement`,
 //! `validateNodeFieldSelectorRequirement`, `validatePreferredSchedulingTerms`), and
 //! `pkg/apis/core/v1/defaults.go` (`SetDefaults_PodSpec`: with `hostNetwork` a port's
-//! missing `hostPort` takes its `containerPort`).
+//! missing `hostPort` takes its `containerPort`; from 1.28 only in Pods, not in pod
+//! templates (gate `DefaultHostNetworkHostPortsInPodTemplates`), but the pods a
+//! template creates get it, and those are what the scheduler sees).
 
 use taintlab_core::model::{
     Affinity, HostPort, NodeAffinity, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm,
