@@ -242,7 +242,7 @@ mod tests {
         write_f64(&mut s, -2.0);
         assert_eq!(s, "-2.0e0");
         s.clear();
-        write_f64(&mut s, 9.999999999999999e22);
+        write_f64(&mut s, 1e23);
         assert_eq!(s, "9.9999999999999992e22");
         s.clear();
         write_f64(&mut s, 0.0);
