@@ -158,6 +158,43 @@ pub struct EventEntry {
     pub event: SchedulingEvent,
 }
 
+/// The cluster's objects as the scenario reads them, without anything scheduled: the
+/// nodes after every `kubectl taint` command, the pods after admission and the DaemonSet
+/// controller as `options` set them. For callers that only need the objects (npm's
+/// tools module reads nodes and pods this way), so they do not link the scheduler.
+pub struct Objects {
+    /// As [`Scenario::nodes`].
+    pub nodes: Vec<NodeEntry>,
+    /// As [`Scenario::pods`].
+    pub pods: Vec<PodEntry>,
+    /// As [`Scenario::commands`].
+    pub commands: Vec<CommandEntry>,
+    /// As [`Scenario::config_errors`].
+    pub config_errors: Vec<String>,
+}
+
+impl Objects {
+    /// Reads `panes` as [`Scenario::build`] does, up to (not including) scheduling.
+    pub fn read(panes: &[&ParsedPane], options: &Options) -> Self {
+        let mut anonymous_nodes = 0;
+        let (nodes, commands) =
+            cluster::build(panes, options.semantics.version, &mut anonymous_nodes);
+        let mut config_errors = Vec::new();
+        let plugins = options
+            .admission
+            .as_ref()
+            .map(|a| pods::plugins(a, &mut config_errors));
+        let mut anonymous_pods = 0;
+        let pods = pods::build(panes, options, plugins.as_ref(), &mut anonymous_pods);
+        Self {
+            nodes,
+            pods,
+            commands,
+            config_errors,
+        }
+    }
+}
+
 /// Everything derived from the texts and the options.
 pub struct Scenario {
     /// Release and gate.
@@ -193,15 +230,12 @@ impl Scenario {
     /// pane; for one combined text a single [`PaneKind::Combined`] pane).
     pub fn build(panes: &[&ParsedPane], options: &Options) -> Self {
         let semantics = options.semantics;
-        let mut anonymous_nodes = 0;
-        let (nodes, commands) = cluster::build(panes, semantics.version, &mut anonymous_nodes);
-        let mut config_errors = Vec::new();
-        let plugins = options
-            .admission
-            .as_ref()
-            .map(|a| pods::plugins(a, &mut config_errors));
-        let mut anonymous_pods = 0;
-        let pods = pods::build(panes, options, plugins.as_ref(), &mut anonymous_pods);
+        let Objects {
+            nodes,
+            pods,
+            commands,
+            config_errors,
+        } = Objects::read(panes, options);
         let events = panes
             .iter()
             .flat_map(|p| {

@@ -15,7 +15,7 @@ use taintlab_core::{
 };
 use taintlab_input::{Code, Diagnostic, Location, Options, Parsed, Prefer, Severity, Workload};
 use taintlab_scenario::{
-    NodeOrigin, Options as ScenarioOptions, PaneKind, ParsedPane, PodOrigin, Scenario,
+    NodeOrigin, Objects, Options as ScenarioOptions, PaneKind, ParsedPane, PodOrigin,
 };
 
 use crate::error::{ApiError, ApiResult};
@@ -922,10 +922,11 @@ pub struct NodeText<'a> {
     pub version: KubeVersion,
 }
 
-/// The scenario of one text read on its own: the input layer's reading as the pane
+/// The objects of one text read on its own: the input layer's reading as the pane
 /// `kind`, with `kubectl taint` commands applied by the scenario pipeline (the one the
-/// playground and `analyze` use), without admission or the DaemonSet controller.
-pub fn text_scenario(p: &Parsed, kind: PaneKind, version: KubeVersion) -> Scenario {
+/// playground and `analyze` use), without admission, the DaemonSet controller or
+/// scheduling (so the tools module does not link the scheduler).
+pub fn text_objects(p: &Parsed, kind: PaneKind, version: KubeVersion) -> Objects {
     let pane = ParsedPane {
         kind,
         parsed: p.clone(),
@@ -937,7 +938,7 @@ pub fn text_scenario(p: &Parsed, kind: PaneKind, version: KubeVersion) -> Scenar
         admission: None,
         daemon_set: Some(false),
     };
-    Scenario::build(&[&pane], &options)
+    Objects::read(&[&pane], &options)
 }
 
 /// The nodes of text, as the scenario builds them: nodes, one node per bare taint list,
@@ -946,7 +947,7 @@ pub fn text_scenario(p: &Parsed, kind: PaneKind, version: KubeVersion) -> Scenar
 /// taint`). A command kubectl refuses, or that fails on a node, is thrown. A single
 /// anonymous node is named `t.default_name`.
 pub fn nodes_from_text(p: &Parsed, source: &str, t: NodeText<'_>) -> ApiResult<Vec<NodeIn>> {
-    let s = text_scenario(p, PaneKind::Nodes, t.version);
+    let s = text_objects(p, PaneKind::Nodes, t.version);
     if let Some(c) = s.commands.iter().find(|c| c.exit_code != 0) {
         let d = Diagnostic::error(
             Code::KubectlCommand,
@@ -989,7 +990,7 @@ pub fn nodes_from_text(p: &Parsed, source: &str, t: NodeText<'_>) -> ApiResult<V
 /// The pods of text, as the scenario reads them: pods and workloads, one pod per bare
 /// toleration list. A single anonymous pod is named `default_name`.
 pub fn pods_from_text(p: &Parsed, source: &str, default_name: &str) -> Vec<PodIn> {
-    let s = text_scenario(p, PaneKind::Pods, KubeVersion::NEWEST);
+    let s = text_objects(p, PaneKind::Pods, KubeVersion::NEWEST);
     let anonymous = s
         .pods
         .iter()
