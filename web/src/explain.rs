@@ -16,7 +16,9 @@ use taintlab_core::scheduling::explain::{Eviction, TaintRole, ToleratedVia};
 use taintlab_core::scheduling::filter::{Code, FilterPlugin};
 use taintlab_core::{TaintEffect, Toleration};
 use taintlab_input::ReasonKind;
-use taintlab_scenario::{FilterState, Hold, PlacementExplanation, UNMODELLED_SCORE_PLUGINS};
+use taintlab_scenario::{
+    FilterState, Hold, PlacementExplanation, UNMODELLED_FILTER_PLUGINS, UNMODELLED_SCORE_PLUGINS,
+};
 use yew::prelude::*;
 
 use crate::analysis::{Analysis, EventEntry, Origin, PodEntry};
@@ -337,6 +339,7 @@ fn placement_html(t: T, a: &Analysis, p: usize, n: usize, px: &PlacementExplanat
             if any_failed && a.placement.options.stops_at_first_failure() {
                 <p class="muted small">{t.s(K::FiltersStop)}</p>
             }
+            <p class="muted small">{t.f(K::FiltersUnmodelled, &[&UNMODELLED_FILTER_PLUGINS.join(", ")])}</p>
             <h4>{t.s(K::LabelsTitle)}</h4>
             if labels.is_empty() {
                 <p>{t.s(K::NoLabels)}</p>

@@ -357,6 +357,7 @@ strings! {
     FilterNotEvaluated => "not evaluated", "未评估", "não avaliado";
     FilterNotChecked => "not checked: the node's allocatable is unknown", "未检查：节点的可分配量未知", "não verificado: o alocável do nó é desconhecido";
     FiltersStop => "From 1.27 the scheduler stops at a node's first failing filter; the filters after it are not evaluated.", "从 1.27 起，调度器在节点的第一个失败过滤插件处停止；其后的过滤插件不会被评估。", "A partir da 1.27 o escalonador para no primeiro filtro que falha em um nó; os filtros seguintes não são avaliados.";
+    FiltersUnmodelled => "Not run here: {0}. A pod that uses volumes, pod (anti-)affinity or topology spread constraints may still be rejected by them.", "此处未运行：{0}。使用卷、Pod（反）亲和性或拓扑分布约束的 Pod 仍可能被它们拒绝。", "Não executados aqui: {0}. Um pod que usa volumes, (anti)afinidade de pod ou restrições de distribuição de topologia ainda pode ser rejeitado por eles.";
     CodeUnschedulable => "Unschedulable: preemption may help", "Unschedulable：抢占可能有帮助", "Unschedulable: a preempção pode ajudar";
     CodeUnresolvable => "UnschedulableAndUnresolvable: preemption cannot help", "UnschedulableAndUnresolvable：抢占无济于事", "UnschedulableAndUnresolvable: a preempção não ajuda";
     VerdictRejectedBy => "Blocked by {0}.", "被 {0} 阻止。", "Bloqueado por {0}.";
