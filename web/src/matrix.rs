@@ -5,11 +5,13 @@
 //! allocatable bars for the resources the pasted pods use. A keyboard grid: one cell is
 //! in the tab order, the arrow keys move, Enter selects the cell to explain.
 
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use taintlab_core::eviction::{EvictionDelay, NoExecuteVerdict};
 use taintlab_core::scheduling::filter::FilterPlugin;
-use taintlab_core::scheduling::placement::PodOutcome;
+use taintlab_core::scheduling::placement::{NodeState, PodOutcome};
+use taintlab_core::scheduling::placement_cluster::GroupingKeys;
 use taintlab_scenario::Hold;
 use web_sys::HtmlElement;
 use yew::prelude::*;
@@ -18,8 +20,8 @@ use crate::analysis::{Analysis, CellKind, CellView, PodOrigin};
 use crate::i18n::{K, T, use_t};
 use crate::store::{Action, Selection};
 
-/// Above this many nodes, columns are node classes (nodes with identical taints and
-/// cordon state), which the scheduler evaluates once anyway.
+/// Above this many nodes, columns are node classes (nodes the modelled filters cannot
+/// tell apart: taints, cordon, the labels selectors read, running pods, allocatable).
 pub const GROUP_ABOVE: usize = 60;
 /// Rows drawn at most.
 pub const MAX_ROWS: usize = 500;
@@ -87,33 +89,57 @@ pub fn columns(a: &Analysis) -> Vec<Column> {
             })
             .collect();
     }
+    // Nodes the modelled filters cannot tell apart: the same taints and cordon (the
+    // taint classes), the same values for the label keys some pod's selector reads (and
+    // the same name when one reads names), and the same running pods, ports and
+    // allocatable.
     let classes = a.result.node_classes();
-    classes
-        .classes()
-        .iter()
-        .enumerate()
-        .map(|(ci, c)| {
-            let names: Vec<&str> = classes
-                .members(ci)
-                .take(5)
-                .filter_map(|i| a.nodes.get(i).map(|n| n.node.name.as_str()))
-                .collect();
-            let first = a
-                .nodes
-                .get(c.first_node)
-                .map(|n| n.node.name.clone())
-                .unwrap_or_default();
-            let more = if c.nodes > names.len() { ", …" } else { "" };
+    let keys = GroupingKeys::of(&a.placement.pods, a.placement.options);
+    type Key<'a> = (
+        usize,
+        Vec<Option<&'a str>>,
+        Option<&'a str>,
+        Option<&'a NodeState>,
+    );
+    let mut index: HashMap<Key<'_>, usize> = HashMap::new();
+    // (first node, up to five names, count)
+    let mut groups: Vec<(usize, Vec<&str>, usize)> = Vec::new();
+    for (n, entry) in a.nodes.iter().enumerate() {
+        let node = &entry.node;
+        let key: Key<'_> = (
+            classes.class_of(n).unwrap_or(usize::MAX),
+            keys.labels
+                .iter()
+                .map(|k| node.labels.get(k).map(String::as_str))
+                .collect(),
+            keys.names.then_some(node.name.as_str()),
+            a.placement.states.get(n),
+        );
+        let g = *index.entry(key).or_insert_with(|| {
+            groups.push((n, Vec::new(), 0));
+            groups.len() - 1
+        });
+        let group = &mut groups[g];
+        if group.1.len() < 5 {
+            group.1.push(node.name.as_str());
+        }
+        group.2 += 1;
+    }
+    groups
+        .into_iter()
+        .map(|(first_node, names, count)| {
+            let first = names.first().map(|s| s.to_string()).unwrap_or_default();
+            let more = if count > names.len() { ", …" } else { "" };
             Column {
-                node: c.first_node,
-                label: if c.nodes > 1 {
-                    format!("{first} +{}", c.nodes - 1)
+                node: first_node,
+                label: if count > 1 {
+                    format!("{first} +{}", count - 1)
                 } else {
                     first
                 },
-                count: c.nodes,
+                count,
                 title: format!("{}{more}", names.join(", ")),
-                labels: header_labels(a, c.first_node),
+                labels: header_labels(a, first_node),
             }
         })
         .collect()
@@ -726,6 +752,31 @@ mod tests {
             .filter(|w| !w.is_empty())
             .map(str::to_string)
             .collect()
+    }
+
+    #[test]
+    fn grouped_columns_keep_apart_nodes_a_selector_tells_apart() {
+        let mut nodes = String::new();
+        for i in 0..(GROUP_ABOVE + 10) {
+            let disk = if i % 2 == 0 { "ssd" } else { "hdd" };
+            nodes.push_str(&format!(
+                "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: n{i}\n  labels: {{disk: {disk}, kubernetes.io/hostname: n{i}}}\n"
+            ));
+        }
+        let pods = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  nodeSelector: {disk: ssd}\n  containers: [{name: c, image: x}]\n";
+        let a = analyse(
+            &parse_pane(&nodes, PaneKind::Nodes),
+            &parse_pane(pods, PaneKind::Pods),
+            &options(Semantics::newest(), &Admission::default()),
+        );
+        let cols = columns(&a);
+        assert_eq!(cols.len(), 2, "{cols:?}");
+        assert_eq!(cols[0].count + cols[1].count, GROUP_ABOVE + 10);
+        let kinds: Vec<CellKind> = cols
+            .iter()
+            .map(|c| a.cell(0, c.node).expect("a cell").kind)
+            .collect();
+        assert_eq!(kinds, [CellKind::Schedulable, CellKind::Blocked]);
     }
 
     #[test]
