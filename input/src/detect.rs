@@ -367,7 +367,12 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
                     | "text"
                     | "powershell"
             );
-        if trimmed.starts_with("```") || trimmed.starts_with("~~~") || lone_tag {
+        // HTML `<pre>` blocks of issue pages.
+        let pre = matches!(
+            trimmed,
+            "<pre>" | "</pre>" | "<pre><code>" | "</code></pre>"
+        );
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") || lone_tag || pre {
             c.flush(off, i);
             flush_skipped(&mut c.out, &mut skipped);
             if mode == Mode::Table {
@@ -443,26 +448,23 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
             && let Some(h) = table::node_header(line)
         {
             flush_skipped(&mut c.out, &mut skipped);
-            let mut body = Vec::new();
-            let mut end = next;
-            let mut no = i + 2;
-            while end < text.len() {
-                let (l, nx) = c.lines.at(end);
-                let t = l.trim();
-                if t.is_empty()
-                    || l.starts_with([' ', '\t'])
-                    || kubectl::command_start(l).is_some()
-                    || t.starts_with("```")
-                    || table::columns(l).len() < 2
-                {
-                    break;
-                }
-                body.push((no, l));
-                no += 1;
-                end = nx;
-            }
+            let (body, end) = table_rows(&c, next, i + 2, false);
             let doc = c.new_doc(Form::NodeTable, i + 1, i + 1 + body.len());
             table::read_nodes(&h, &body, doc, &mut c.out);
+            mode = Mode::Normal;
+            i += 1 + body.len();
+            off = end;
+            continue;
+        }
+        // `kubectl get pods -o wide` tables: pods bound to the node of their row. The
+        // header is never a line of YAML (no colon, at column 1), so it also ends prose
+        // read so far.
+        if !indented && let Some(h) = table::pod_header(line) {
+            c.flush(off, i);
+            flush_skipped(&mut c.out, &mut skipped);
+            let (body, end) = table_rows(&c, next, i + 2, table::columns(line).len() < 4);
+            let doc = c.new_doc(Form::PodTable, i + 1, i + 1 + body.len());
+            table::read_pods(&h, &body, doc, &mut c.out);
             mode = Mode::Normal;
             i += 1 + body.len();
             off = end;
@@ -637,6 +639,37 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
         .diagnostics
         .sort_by_key(|d| (d.location.line, d.location.column));
     c.out
+}
+
+/// The rows of a `kubectl get` table from byte offset `off` (line `no`, 1-based): up
+/// to a blank or indented line, a command, a fence or a line without columns. Returns
+/// them and the offset after them. A `single_spaced` table (a page collapsed its runs
+/// of spaces) has rows without column gaps.
+fn table_rows<'a>(
+    c: &Ctx<'a, '_>,
+    mut off: usize,
+    mut no: usize,
+    single_spaced: bool,
+) -> (Vec<(usize, &'a str)>, usize) {
+    let mut body = Vec::new();
+    let len = c.lines.text.len();
+    while off < len {
+        let (l, nx) = c.lines.at(off);
+        let t = l.trim();
+        if t.is_empty()
+            || l.starts_with([' ', '\t'])
+            || kubectl::command_start(l).is_some()
+            || t.starts_with("```")
+            || (table::columns(l).len() < 2
+                && !(single_spaced && t.split_whitespace().count() >= 4))
+        {
+            break;
+        }
+        body.push((no, l));
+        no += 1;
+        off = nx;
+    }
+    (body, off)
 }
 
 /// Markdown quotes (`> ` at the start of a line, nested `>> `): the markers become

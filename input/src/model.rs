@@ -36,6 +36,9 @@ pub enum Form {
     /// A `kubectl get nodes` table (STATUS `Ready,SchedulingDisabled` means cordoned), or
     /// custom columns with the taints printed as Go maps.
     NodeTable,
+    /// A `kubectl get pods -o wide` table (with or without `NAMESPACE`): each row a pod,
+    /// bound to the node of its `NODE` column or pending (`<none>`).
+    PodTable,
 }
 
 /// One document of the paste.

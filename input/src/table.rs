@@ -13,7 +13,7 @@ use taintlab_core::{Node, Taint, TaintEffect};
 
 use crate::diag::{Code, Diagnostic, Location};
 use crate::event::{self, SchedulingEvent};
-use crate::model::{Form, InputNode, Parsed};
+use crate::model::{Form, InputNode, Parsed, Workload};
 
 /// Column positions read from an events table header.
 #[derive(Clone, Debug, Default)]
@@ -437,6 +437,230 @@ pub(crate) fn read_nodes(h: &NodeHeader, lines: &[(usize, &str)], doc: usize, ou
     }
 }
 
+/// Columns of a `kubectl get pods -o wide` table: `[NAMESPACE] NAME READY STATUS
+/// RESTARTS AGE IP NODE [NOMINATED NODE] [READINESS GATES]`.
+#[derive(Clone, Debug)]
+pub(crate) struct PodHeader {
+    /// Header cells with their byte offsets (kubectl's tabwriter starts every cell of a
+    /// column where its header starts).
+    cells: Vec<(usize, String)>,
+    namespace: Option<usize>,
+    name: usize,
+    status: usize,
+    node: usize,
+}
+
+/// Two-word header cells, which a page that collapsed runs of spaces splits in two.
+const POD_HEADER_PAIRS: [(&str, &str); 2] = [("NOMINATED", "NODE"), ("READINESS", "GATES")];
+
+/// Reads a `kubectl get pods -o wide` header (also `-A`, and one whose runs of spaces a
+/// web page collapsed to single spaces). A table without a `NODE` column (plain `kubectl
+/// get pods`) does not say where its pods run and is not claimed.
+pub(crate) fn pod_header(line: &str) -> Option<PodHeader> {
+    let line = line.trim_end_matches('\r');
+    if line.len() > MAX_HEADER || line.starts_with([' ', '\t']) {
+        return None;
+    }
+    let mut cells: Vec<(usize, String)> = columns(line)
+        .into_iter()
+        .map(|(at, c)| (at, c.to_string()))
+        .collect();
+    if cells.len() < 4 {
+        // Collapsed spaces: one word a cell, the two-word headers joined again.
+        cells.clear();
+        let mut pos = 0;
+        for w in line.split_whitespace() {
+            let at = line[pos..].find(w).map_or(pos, |i| i + pos);
+            pos = at + w.len();
+            if let Some(last) = cells.last_mut()
+                && POD_HEADER_PAIRS.contains(&(last.1.as_str(), w))
+            {
+                last.1.push(' ');
+                last.1.push_str(w);
+                continue;
+            }
+            cells.push((at, w.to_string()));
+        }
+    }
+    let pos = |w: &str| cells.iter().position(|c| c.1 == w);
+    if !cells.iter().all(|c| {
+        c.1.chars()
+            .all(|ch| ch.is_ascii_uppercase() || matches!(ch, ' ' | '-' | '_'))
+    }) {
+        return None;
+    }
+    let name = pos("NAME")?;
+    let status = pos("STATUS")?;
+    let node = pos("NODE")?;
+    pos("READY")?;
+    let namespace = pos("NAMESPACE");
+    if !(name == 0 || (namespace == Some(0) && name == 1)) || node < status {
+        return None;
+    }
+    Some(PodHeader {
+        cells,
+        namespace,
+        name,
+        status,
+        node,
+    })
+}
+
+/// The cells of one pod row, aligned with the header: split at runs of spaces; when
+/// that does not give one cell per header cell, split at single spaces with a
+/// parenthesised part (`RESTARTS` `3 (2m ago)`) kept with its cell; failing that, the
+/// cells that start where a header cell starts (a row may end early, before its empty
+/// cells).
+fn pod_cells<'a>(h: &PodHeader, line: &'a str) -> Option<Vec<(usize, &'a str)>> {
+    let cols = columns(line);
+    if cols.len() == h.cells.len() {
+        return Some(cols);
+    }
+    let mut words: Vec<(usize, usize)> = Vec::new();
+    let mut pos = 0;
+    let mut open = false;
+    for w in line.split_whitespace() {
+        let at = line[pos..].find(w).map_or(pos, |i| i + pos);
+        pos = at + w.len();
+        match words.last_mut() {
+            Some(last) if open || w.starts_with('(') => last.1 = pos,
+            _ => words.push((at, pos)),
+        }
+        if w.starts_with('(') {
+            open = true;
+        }
+        if w.ends_with(')') {
+            open = false;
+        }
+    }
+    if words.len() == h.cells.len() {
+        return Some(words.iter().map(|(a, b)| (*a, &line[*a..*b])).collect());
+    }
+    let aligned: Vec<(usize, &str)> = h
+        .cells
+        .iter()
+        .filter_map(|(at, _)| cols.iter().find(|c| c.0 == *at).copied())
+        .collect();
+    if aligned.len() == h.cells.len() {
+        return Some(aligned);
+    }
+    // Before kubectl 1.10 a pod without a node leaves its last cells empty: the row
+    // ends early, each cell where its header starts.
+    (cols.len() > h.status
+        && cols.len() < h.cells.len()
+        && cols.iter().zip(&h.cells).all(|(c, hc)| c.0 == hc.0))
+    .then_some(cols)
+}
+
+/// The pod phase a `kubectl get pods` STATUS shows, where it tells one: kubectl prints
+/// the phase, or the pod's `status.reason`, or a container's waiting or terminated
+/// reason (`printPod` in kubectl's `pkg/printers/internalversion/printers.go`).
+/// `None` where the column does not tell (`Error` and `OOMKilled` are printed both for
+/// a Failed pod and for a Running pod whose container is being restarted;
+/// `Terminating` shows the deletion, not the phase).
+pub(crate) fn phase_of_status(status: &str) -> Option<&'static str> {
+    Some(match status {
+        "Running" | "NotReady" | "CrashLoopBackOff" => "Running",
+        "Pending"
+        | "ContainerCreating"
+        | "PodInitializing"
+        | "ErrImagePull"
+        | "ImagePullBackOff"
+        | "InvalidImageName"
+        | "CreateContainerConfigError"
+        | "CreateContainerError"
+        | "SchedulingGated" => "Pending",
+        s if s.starts_with("Init:") => "Pending",
+        "Completed" | "Succeeded" => "Succeeded",
+        // Phase Failed, with the kubelet's or the eviction's `status.reason`.
+        "Failed"
+        | "Evicted"
+        | "OutOfcpu"
+        | "OutOfmemory"
+        | "OutOfpods"
+        | "OutOfephemeral-storage"
+        | "NodeAffinity"
+        | "NodeSelectorMismatching"
+        | "UnexpectedAdmissionError"
+        | "DeadlineExceeded"
+        | "Shutdown"
+        | "Terminated"
+        | "NodeShutdown"
+        | "ContainerStatusUnknown" => "Failed",
+        "Unknown" | "NodeLost" => "Unknown",
+        _ => return None,
+    })
+}
+
+/// Reads the rows of a `kubectl get pods -o wide` table into pods: bound to the node of
+/// the `NODE` column, or pending when it is `<none>`, in the phase STATUS shows (see
+/// [`phase_of_status`]). The table prints no tolerations, selectors or requests: one
+/// note says so. Rows that do not line up with the header are noted once.
+pub(crate) fn read_pods(h: &PodHeader, lines: &[(usize, &str)], doc: usize, out: &mut Parsed) {
+    let mut any = false;
+    let mut unread: Option<(usize, usize)> = None;
+    for (no, raw) in lines {
+        let line = raw.trim_end_matches('\r');
+        let Some(cells) = pod_cells(h, line) else {
+            let u = unread.get_or_insert((*no, *no));
+            u.1 = *no;
+            continue;
+        };
+        let col = |at: usize| line[..at].chars().count() + 1;
+        let (name_at, name) = cells[h.name];
+        let status = cells[h.status].1;
+        // An empty NODE cell (the row ends before it) is a pod no node holds yet.
+        let node = cells.get(h.node).map_or("", |c| c.1);
+        if node.is_empty() && phase_of_status(status) != Some("Pending") {
+            let u = unread.get_or_insert((*no, *no));
+            u.1 = *no;
+            continue;
+        }
+        let namespace = h.namespace.map_or("", |i| cells[i].1);
+        let mut w = Workload {
+            kind: "Pod".into(),
+            api_version: "v1".into(),
+            name: name.to_string(),
+            namespace: namespace.to_string(),
+            location: Location::at(doc, *no, col(name_at)),
+            form: Form::PodTable,
+            ..Workload::default()
+        };
+        w.pod.name = name.to_string();
+        w.pod.namespace = namespace.to_string();
+        let bound = node != "<none>" && !node.is_empty();
+        if bound {
+            w.pod.node_name = node.to_string();
+        }
+        match phase_of_status(status) {
+            Some(p) => w.placement.phase = p.to_string(),
+            // A pod no node holds has not left Pending.
+            None if !bound => w.placement.phase = "Pending".into(),
+            None => {}
+        }
+        any = true;
+        out.workloads.push(w);
+    }
+    if let Some((a, b)) = unread {
+        out.diagnostics.push(Diagnostic::warning(
+            Code::Unrecognized,
+            Location::at(doc, a, 1),
+            if a == b {
+                format!("line {a} not read: it does not line up with the pods table's header")
+            } else {
+                format!("lines {a}–{b} not read: they do not line up with the pods table's header")
+            },
+        ));
+    }
+    if any {
+        out.diagnostics.push(Diagnostic::warning(
+            Code::Lossy,
+            Location::at(doc, lines.first().map_or(0, |l| l.0), 1),
+            "kubectl get pods does not print tolerations, node selectors or requests: these pods are read with their names, phases and nodes only (use -o yaml to see the rest)",
+        ));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -507,5 +731,96 @@ mod tests {
         );
         assert_eq!(t[1].key, "node.kubernetes.io/unreachable");
         assert_eq!(t[1].effect, TaintEffect::NoExecute);
+    }
+
+    #[test]
+    fn pod_tables() {
+        let h = pod_header("NAMESPACE     NAME                      READY   STATUS      RESTARTS      AGE   IP            NODE       NOMINATED NODE   READINESS GATES").unwrap();
+        let body = "default       web-7c9d-abcde            1/1     Running     2 (3h ago)    5d    10.244.1.7    worker-1   <none>           <none>\ndefault       web-7c9d-fghij            0/1     Pending     0             2m    <none>        <none>     <none>           <none>\nbatch         report-28391-xk2         0/1     Completed   0             1h    10.244.2.3    worker-2   <none>           <none>\nbatch         flaky-1                   0/1     Error       1             1h    10.244.2.4    worker-2   <none>           <none>\nthis line is prose";
+        let mut out = Parsed::default();
+        read_pods(&h, &lines(body), 4, &mut out);
+        let w = &out.workloads;
+        assert_eq!(w.len(), 4);
+        assert_eq!(
+            (w[0].namespace.as_str(), w[0].pod.node_name.as_str()),
+            ("default", "worker-1")
+        );
+        assert_eq!(w[0].placement.phase, "Running");
+        assert_eq!(w[0].location, Location::at(4, 2, 15));
+        assert_eq!(w[1].pod.node_name, "");
+        assert_eq!(w[1].placement.phase, "Pending");
+        assert_eq!(w[2].placement.phase, "Succeeded");
+        assert!(w[2].placement.is_terminal());
+        // `Error` does not tell the phase.
+        assert_eq!(w[3].placement.phase, "");
+        assert_eq!(w[3].form, Form::PodTable);
+        // One note for the row that is not one, one for what the table hides.
+        assert_eq!(out.diagnostics.len(), 2);
+        assert!(out.diagnostics.iter().any(|d| d.code == Code::Lossy));
+        assert!(
+            out.diagnostics
+                .iter()
+                .all(|d| d.severity == crate::diag::Severity::Warning)
+        );
+    }
+
+    #[test]
+    fn pod_table_layouts() {
+        // Without a namespace, and with single spaces (a page collapsed them).
+        let h = pod_header("NAME READY STATUS RESTARTS AGE IP NODE NOMINATED NODE READINESS GATES")
+            .unwrap();
+        let mut out = Parsed::default();
+        read_pods(
+            &h,
+            &lines(
+                "api-0 1/1 Running 3 (10m ago) 2d 10.0.0.5 node-a <none> <none>\napi-1 0/1 Pending 0 2d <none> <none> node-a <none>",
+            ),
+            1,
+            &mut out,
+        );
+        assert_eq!(out.workloads.len(), 2);
+        assert_eq!(out.workloads[0].pod.node_name, "node-a");
+        assert_eq!(out.workloads[0].namespace, "");
+        assert_eq!(out.workloads[1].pod.node_name, "");
+        // The 1.9 layout: no NOMINATED NODE.
+        assert!(
+            pod_header("NAME        READY     STATUS    RESTARTS   AGE       IP           NODE")
+                .is_some()
+        );
+        // Plain `get pods` (no NODE) and node tables are not pod tables.
+        assert!(pod_header("NAME      READY   STATUS    RESTARTS   AGE").is_none());
+        assert!(pod_header("NAME       STATUS   ROLES   AGE   VERSION").is_none());
+        assert!(pod_header("  NAME   READY   STATUS   NODE").is_none());
+        for s in ["Init:0/1", "ContainerCreating", "ImagePullBackOff"] {
+            assert_eq!(phase_of_status(s), Some("Pending"));
+        }
+        for s in ["Evicted", "OutOfcpu", "NodeAffinity"] {
+            assert_eq!(phase_of_status(s), Some("Failed"));
+        }
+        assert_eq!(phase_of_status("Terminating"), None);
+        assert_eq!(phase_of_status("OOMKilled"), None);
+    }
+
+    #[test]
+    fn old_pod_table_with_empty_node_cell() {
+        // kubectl before 1.10 leaves IP and NODE empty for a pod no node holds.
+        let h = pod_header(
+            "NAME                                READY     STATUS    RESTARTS   AGE       IP        NODE",
+        )
+        .unwrap();
+        let mut out = Parsed::default();
+        read_pods(
+            &h,
+            &lines(
+                "notebook-4224242491-3gc6g           0/1       Pending   0          17m       <none>\nnotebook-2351894151-7gtj8           1/1       Running   0          1d       \n",
+            ),
+            1,
+            &mut out,
+        );
+        assert_eq!(out.workloads.len(), 1);
+        assert_eq!(out.workloads[0].pod.node_name, "");
+        assert_eq!(out.workloads[0].placement.phase, "Pending");
+        // The Running row without its node is noted, not guessed.
+        assert!(out.diagnostics.iter().any(|d| d.code == Code::Unrecognized));
     }
 }

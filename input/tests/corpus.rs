@@ -87,7 +87,8 @@ fn load() -> Vec<Entry> {
 /// separated), `event.N.taint-reason` (`yes`/`no`), `event.N.object`,
 /// `event.N.scheduled`, `event.N.releases`, `event.N.double-period`,
 /// `event.N.preemption`, `commands`, `command.N.args`, `command.N.ok`, `command.N.results` (`node:outcome`), `nodes`,
-/// `node.N.name`, `node.N.taints`, `node.N.unschedulable` (`true`/`false`/`unknown`),
+/// `node.N.name`, `node.N.taints`, `workloads`, `pod.N.name` (`namespace/name`),
+/// `pod.N.node`, `pod.N.phase`, `pod.N.tolerations`, `pod.N.line` (of the Nth workload), `node.N.unschedulable` (`true`/`false`/`unknown`),
 /// `tolerations` (all read), `errors`, `explained` (tool errors explained), `fix.N`
 /// (what the Nth explanation proposes), `lossy` (facts the layout hides, said so).
 fn fact(p: &Parsed, key: &str) -> String {
@@ -157,6 +158,19 @@ fn fact(p: &Parsed, key: &str) -> String {
         "nodes" => p.nodes.len().to_string(),
         "workloads" => p.workloads.len().to_string(),
         "taint-lists" => p.taint_lists.len().to_string(),
+        "pod" => {
+            let Some(w) = idx(1).and_then(|i| p.workloads.get(i)) else {
+                return none();
+            };
+            match parts.get(2).copied().unwrap_or("") {
+                "name" => format!("{}/{}", w.namespace, w.name),
+                "node" => w.pod.node_name.clone(),
+                "phase" => w.placement.phase.clone(),
+                "tolerations" => w.pod.tolerations.len().to_string(),
+                "line" => w.location.line.to_string(),
+                _ => panic!("unknown fact {key}"),
+            }
+        }
         "node" => {
             let Some(n) = idx(1).and_then(|i| p.nodes.get(i)) else {
                 return none();

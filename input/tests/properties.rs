@@ -171,6 +171,53 @@ proptest! {
     fn never_panics_on_arbitrary_text(s in "\\PC{0,200}") {
         let _ = parse(&s);
     }
+
+    /// A `kubectl get pods -o wide` header over rows that start with a name and a second
+    /// cell, then table words in any order and spacing (cells missing, extra, run
+    /// together): never a panic, never an error
+    /// (a row that does not line up is a note), never more pods than rows.
+    #[test]
+    fn pod_tables_with_arbitrary_rows(
+        header in prop_oneof![
+            Just("NAME   READY   STATUS   RESTARTS   AGE   IP   NODE   NOMINATED NODE   READINESS GATES"),
+            Just("NAMESPACE   NAME   READY   STATUS   RESTARTS   AGE   IP   NODE   NOMINATED NODE   READINESS GATES"),
+            Just("NAME READY STATUS RESTARTS AGE IP NODE NOMINATED NODE READINESS GATES"),
+            Just("NAME        READY     STATUS    RESTARTS   AGE       IP        NODE"),
+        ],
+        rows in proptest::collection::vec(
+            proptest::collection::vec(
+                (
+                    prop_oneof![
+                        Just("<none>".to_string()),
+                        Just("Running".to_string()),
+                        Just("Pending".to_string()),
+                        Just("Init:0/1".to_string()),
+                        Just("2 (3m ago)".to_string()),
+                        Just("(".to_string()),
+                        Just("1/1".to_string()),
+                        word(),
+                    ],
+                    prop_oneof![Just(" "), Just("   "), Just("\t"), Just("")],
+                ),
+                0..12,
+            ),
+            1..6,
+        ),
+    ) {
+        let body: Vec<String> = rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                // A name and a second cell: the row stays in the table.
+                let cells: String = r.iter().map(|(w, sp)| format!("{w}{sp}")).collect();
+                format!("pod-{i}   0/1   {cells}")
+            })
+            .collect();
+        let text = format!("{header}\n{}\n", body.join("\n"));
+        let p = parse(&text);
+        prop_assert_eq!(p.errors().count(), 0, "{}", text);
+        prop_assert!(p.workloads.len() <= rows.len());
+    }
 }
 
 #[test]
