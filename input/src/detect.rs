@@ -170,6 +170,20 @@ fn is_event_line(line: &str) -> bool {
         && t[..1].chars().all(|c| c.is_ascii_lowercase()))
 }
 
+/// A line of prose ending in a colon that introduces a block: at column 1, three words
+/// or more before the colon, nothing YAML would quote or nest.
+fn is_prose_label(line: &str) -> bool {
+    let t = line.trim_end();
+    let Some(key) = t.strip_suffix(':') else {
+        return false;
+    };
+    !line.starts_with([' ', '\t', '-', '#', '"', '\''])
+        && key.len() <= 200
+        && key.split_whitespace().count() >= 3
+        && !key.contains(['"', '\'', '{', '[', ':', '#', '='])
+        && key.chars().any(|c| c.is_lowercase())
+}
+
 /// A line made only of taint specs (`dedicated=gpu:NoSchedule other:NoExecute`).
 fn is_spec_line(line: &str) -> bool {
     let mut any = false;
@@ -470,6 +484,30 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
             off = end;
             continue;
         }
+        // go-template / jsonpath lines of node names and their taints.
+        if !indented
+            && let Some(first) = table::taint_row(line)
+            && first.distinctive
+        {
+            c.flush(off, i);
+            flush_skipped(&mut c.out, &mut skipped);
+            let mut body = vec![(i + 1, line)];
+            let mut end = next;
+            while end < text.len() {
+                let (l, nx) = c.lines.at(end);
+                if table::taint_row(l).is_none() {
+                    break;
+                }
+                body.push((i + 1 + body.len(), l));
+                end = nx;
+            }
+            let doc = c.new_doc(Form::NodeTable, i + 1, i + body.len());
+            table::read_taint_rows(&body, doc, &mut c.out);
+            mode = Mode::Normal;
+            i += body.len();
+            off = end;
+            continue;
+        }
         // A FailedScheduling message in a log line (klog `err="..."`).
         if is_kubectl_noise(line) && event::looks_like_failed_scheduling(line) {
             c.flush(off, i);
@@ -621,6 +659,23 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
             );
             i += block.len();
             off = end_off;
+            continue;
+        }
+        // A line of prose that introduces what follows ("here is the relevant part of
+        // the pod:"): YAML would read it as a key holding the block below, which then
+        // is no object at all. One note; the block is read on its own.
+        if c.region.is_none() && is_prose_label(line) {
+            flush_skipped(&mut c.out, &mut skipped);
+            c.out.diagnostics.push(Diagnostic::warning(
+                Code::Unrecognized,
+                Location::at(0, i + 1, 1),
+                format!(
+                    "line {} not read: looks like prose, not an input Taintlab reads",
+                    i + 1
+                ),
+            ));
+            i += 1;
+            off = next;
             continue;
         }
         if c.region.is_none() {
@@ -1153,5 +1208,21 @@ mod tests {
         assert!(!is_event_line(
             "  \"message\": \"0/3 nodes are available: 3 Insufficient cpu.\","
         ));
+    }
+
+    #[test]
+    fn prose_labels() {
+        assert!(is_prose_label("here is the relevant part of the pod:"));
+        assert!(is_prose_label("and the node looks like this:  "));
+        for l in [
+            "tolerations:",
+            "  here is the indented part of it:",
+            "node selector terms:x",
+            "key: value with words:",
+            "- one two three:",
+            "PREDICATES THAT FAILED NOW:",
+        ] {
+            assert!(!is_prose_label(l), "{l}");
+        }
     }
 }

@@ -379,6 +379,140 @@ pub(crate) fn go_map_taints(cell: &str) -> Option<Vec<Taint>> {
     Some(out)
 }
 
+/// One line of `-o go-template='{{range .items}}{{.metadata.name}}{{"\t"}}{{.spec.taints}}{{"\n"}}{{end}}'`
+/// or of the same `-o jsonpath` range: a node name, a tab or spaces, and its taints as
+/// Go maps (`[map[effect:NoSchedule key:k value:v]]`), as JSON (`[{"effect":...}]`), or
+/// nothing: `<no value>` (go-template), `<none>`, `[]` or an empty rest (jsonpath).
+#[derive(Debug)]
+pub(crate) struct TaintRow<'a> {
+    /// The node name.
+    pub name: &'a str,
+    /// Byte offset of the taints, when there are any.
+    pub at: usize,
+    /// The taints; `None` when the rest is a list that could not be read.
+    pub taints: Option<Vec<Taint>>,
+    /// The rest shows a taint list (`[map[`, `[{`, `<no value>`), not only an empty cell.
+    pub distinctive: bool,
+}
+
+/// Reads one name-and-taints line (see [`TaintRow`]).
+pub(crate) fn taint_row(line: &str) -> Option<TaintRow<'_>> {
+    let line = line.trim_end_matches('\r');
+    if line.starts_with([' ', '\t']) || line.len() > 100_000 {
+        return None;
+    }
+    let end = line.find([' ', '\t']).unwrap_or(line.len());
+    let name = &line[..end];
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_'))
+        || !name.starts_with(|c: char| c.is_ascii_alphanumeric())
+    {
+        return None;
+    }
+    let rest = line[end..].trim_start();
+    let at = line.len() - rest.len();
+    let rest = rest.trim_end();
+    if end == line.len() {
+        return None;
+    }
+    match rest {
+        "" | "<none>" | "[]" => Some(TaintRow {
+            name,
+            at,
+            taints: Some(Vec::new()),
+            distinctive: false,
+        }),
+        "<no value>" => Some(TaintRow {
+            name,
+            at,
+            taints: Some(Vec::new()),
+            distinctive: true,
+        }),
+        r if r.starts_with("[map[") && r.ends_with(']') => Some(TaintRow {
+            name,
+            at,
+            taints: go_map_taints(r),
+            distinctive: true,
+        }),
+        r if r.starts_with("[{") && r.ends_with("}]") => Some(TaintRow {
+            name,
+            at,
+            taints: json_taints(r),
+            distinctive: true,
+        }),
+        _ => None,
+    }
+}
+
+/// A JSON taint list as jsonpath prints `.spec.taints`.
+fn json_taints(text: &str) -> Option<Vec<Taint>> {
+    let v: serde_json::Value = serde_json::from_str(text).ok()?;
+    let field = |o: &serde_json::Value, k: &str| {
+        o.get(k)
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
+    v.as_array()?
+        .iter()
+        .map(|o| {
+            o.as_object()?;
+            let mut t = Taint::new(
+                &field(o, "key"),
+                &field(o, "value"),
+                TaintEffect::parse(&field(o, "effect")),
+            );
+            let added = field(o, "timeAdded");
+            if !added.is_empty() {
+                t.time_added = Some(added);
+            }
+            Some(t)
+        })
+        .collect()
+}
+
+/// Reads name-and-taints lines (see [`TaintRow`]) into nodes; a list that cannot be
+/// read is an error at its place.
+pub(crate) fn read_taint_rows(lines: &[(usize, &str)], doc: usize, out: &mut Parsed) {
+    for (no, line) in lines {
+        let Some(row) = taint_row(line) else { continue };
+        let loc = Location::at(doc, *no, line[..row.at].chars().count() + 1).with_path("TAINTS");
+        let mut node = Node {
+            name: row.name.to_string(),
+            ..Node::default()
+        };
+        let mut taint_locations = Vec::new();
+        match row.taints {
+            Some(ts) => {
+                for t in ts {
+                    node.taints.push(t);
+                    taint_locations.push(loc.clone());
+                }
+            }
+            None => out.diagnostics.push(Diagnostic::error(
+                Code::InvalidValue,
+                loc.clone(),
+                format!(
+                    "the taints of node {} are not a list kubectl prints (Go maps `[map[effect:NoSchedule key:k]]` or JSON); not read",
+                    row.name
+                ),
+            )),
+        }
+        out.nodes.push(InputNode {
+            node,
+            location: Location::at(doc, *no, 1),
+            taint_locations,
+            unschedulable_location: None,
+            kubelet_version: None,
+            allocatable: None,
+            capacity: None,
+            form: Form::NodeTable,
+        });
+    }
+}
+
 /// Reads the rows of a `kubectl get nodes` table into nodes.
 pub(crate) fn read_nodes(h: &NodeHeader, lines: &[(usize, &str)], doc: usize, out: &mut Parsed) {
     let mut any = false;
@@ -822,5 +956,45 @@ mod tests {
         assert_eq!(out.workloads[0].placement.phase, "Pending");
         // The Running row without its node is noted, not guessed.
         assert!(out.diagnostics.iter().any(|d| d.code == Code::Unrecognized));
+    }
+
+    #[test]
+    fn go_template_and_jsonpath_taint_rows() {
+        let r = taint_row("gpu-1\t[map[effect:NoSchedule key:dedicated value:gpu] map[effect:NoExecute key:nvidia.com/gpu value:present]]").unwrap();
+        assert_eq!(r.name, "gpu-1");
+        assert_eq!(r.at, 6);
+        assert_eq!(r.taints.unwrap().len(), 2);
+        let r = taint_row("worker-1\t<no value>").unwrap();
+        assert!(r.distinctive && r.taints.unwrap().is_empty());
+        let r = taint_row("worker-1\t").unwrap();
+        assert!(!r.distinctive);
+        let r = taint_row(r#"cp-1	[{"effect":"NoSchedule","key":"node-role.kubernetes.io/control-plane","timeAdded":"2024-05-01T10:00:00Z"}]"#).unwrap();
+        let t = r.taints.unwrap();
+        assert_eq!(t[0].key, "node-role.kubernetes.io/control-plane");
+        assert_eq!(t[0].time_added.as_deref(), Some("2024-05-01T10:00:00Z"));
+        // A broken JSON list is read as a row whose taints are unreadable.
+        assert!(taint_row("cp-1 [{\"effect\": }]").unwrap().taints.is_none());
+        // Prose, specs, indented lines are not rows.
+        for l in [
+            "the node has taints",
+            "dedicated=gpu:NoSchedule",
+            "  cp-1 [map[]]",
+            "a",
+        ] {
+            assert!(taint_row(l).is_none(), "{l}");
+        }
+        let mut out = Parsed::default();
+        read_taint_rows(
+            &lines("cp-1 [map[effect:NoSchedule key:k]]\nw-2   <no value>\nw-3 [{\"effect\": 1}]"),
+            3,
+            &mut out,
+        );
+        assert_eq!(out.nodes.len(), 3);
+        assert_eq!(
+            out.nodes[0].taint_locations[0],
+            Location::at(3, 2, 6).with_path("TAINTS")
+        );
+        // `{"effect": 1}`: the effect is not a string, read as an empty (invalid) effect.
+        assert_eq!(out.nodes[2].node.taints.len(), 1);
     }
 }

@@ -89,7 +89,7 @@ fn load() -> Vec<Entry> {
 /// `event.N.preemption`, `commands`, `command.N.args`, `command.N.ok`, `command.N.results` (`node:outcome`), `nodes`,
 /// `node.N.name`, `node.N.taints`, `workloads`, `pod.N.name` (`namespace/name`),
 /// `pod.N.node`, `pod.N.phase`, `pod.N.tolerations`, `pod.N.line` (of the Nth workload), `node.N.unschedulable` (`true`/`false`/`unknown`),
-/// `tolerations` (all read), `errors`, `explained` (tool errors explained), `fix.N`
+/// `tolerations` (all read), `toleration-lines` (where each is), `errors`, `explained` (tool errors explained), `fix.N`
 /// (what the Nth explanation proposes), `lossy` (facts the layout hides, said so).
 fn fact(p: &Parsed, key: &str) -> String {
     let parts: Vec<&str> = key.split('.').collect();
@@ -201,6 +201,14 @@ fn fact(p: &Parsed, key: &str) -> String {
                 .map(|l| l.tolerations.len())
                 .sum::<usize>())
         .to_string(),
+        "toleration-lines" => p
+            .workloads
+            .iter()
+            .flat_map(|w| w.toleration_locations.iter())
+            .chain(p.toleration_lists.iter().flat_map(|l| l.locations.iter()))
+            .map(|l| l.line.to_string())
+            .collect::<Vec<_>>()
+            .join(","),
         "errors" => p.errors().count().to_string(),
         "explained" => p
             .diagnostics

@@ -218,6 +218,40 @@ proptest! {
         prop_assert_eq!(p.errors().count(), 0, "{}", text);
         prop_assert!(p.workloads.len() <= rows.len());
     }
+
+    /// go-template / jsonpath name-and-taints lines with arbitrary list text (maps and
+    /// JSON cut anywhere, nested, unbalanced): never a panic, one node per line read.
+    #[test]
+    fn taint_rows_with_arbitrary_lists(
+        rows in proptest::collection::vec(
+            (
+                word(),
+                proptest::collection::vec(
+                    prop_oneof![
+                        Just("[map[".to_string()),
+                        Just("]".to_string()),
+                        Just("[{".to_string()),
+                        Just("}]".to_string()),
+                        Just("effect:".to_string()),
+                        Just("key:".to_string()),
+                        Just(" ".to_string()),
+                        Just("\"effect\":".to_string()),
+                        Just("<no value>".to_string()),
+                        word(),
+                    ],
+                    0..10,
+                ),
+            ),
+            1..6,
+        ),
+    ) {
+        let text: String = rows
+            .iter()
+            .map(|(n, parts)| format!("{n}\t{}\n", parts.concat()))
+            .collect();
+        let p = parse(&text);
+        prop_assert!(p.nodes.len() <= rows.len());
+    }
 }
 
 #[test]
