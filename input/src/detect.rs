@@ -396,12 +396,13 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
             off = next;
             continue;
         }
-        // A wrapper left alone on its line (the closing backtick of inline code).
+        // A wrapper left alone on its line (the closing backtick of inline code, the
+        // corners and side of Terraform's error box).
         let only_wrappers = !trimmed.is_empty()
             && trimmed.len() <= 3
             && trimmed
                 .chars()
-                .all(|ch| matches!(ch, '`' | '"' | '\'' | ')' | ']' | '*'));
+                .all(|ch| matches!(ch, '`' | '"' | '\'' | ')' | ']' | '*' | '╷' | '╵' | '│'));
         if trimmed.is_empty() || (only_wrappers && c.region.is_none()) {
             if mode == Mode::Table && c.region.is_none() {
                 flush_skipped(&mut c.out, &mut skipped);

@@ -54,12 +54,15 @@ pub(crate) fn explain(line: &str) -> Option<String> {
     let about_taints = line.contains("toleration")
         || line.contains("Toleration")
         || line.contains("taints")
-        || line.contains("Taint");
+        || line.contains("Taint")
+        || line.contains(".taint.");
     if !about_taints {
         return None;
     }
-    let is_taint =
-        line.contains("spec.taints") || line.contains("v1.Taint") || line.contains("Taint.spec");
+    let is_taint = line.contains("spec.taints")
+        || line.contains("v1.Taint")
+        || line.contains("Taint.spec")
+        || line.contains(".taint.");
     let (what, known): (&str, &[&str]) = if is_taint {
         ("a taint", &TAINT_FIELDS)
     } else {
@@ -102,6 +105,29 @@ pub(crate) fn explain(line: &str) -> Option<String> {
             Some(k) => msg.push_str(&format!("; write \"{k}\" instead of \"{field}\"")),
             None => msg.push_str(&format!("; its fields are {}", known.join(", "))),
         }
+        return Some(msg);
+    }
+    // kubectl's validation before 1.8: `found invalid field efect for v1.Toleration`.
+    if let Some(rest) = line.split("found invalid field ").nth(1) {
+        let mut it = rest.split_whitespace();
+        let field = it.next()?;
+        let ty = (it.next() == Some("for")).then(|| it.next()).flatten()?;
+        let ty = ty.trim_end_matches(['.', ',', ';', '"', '`', ')']);
+        if field == "tolerations" && ty.ends_with("PodSpec") {
+            return Some(format!(
+                "kubectl's client-side validation used the schema of an API server before 1.6, whose {ty} has no \"tolerations\" field: tolerations were then the alpha annotation scheduler.alpha.kubernetes.io/tolerations; upgrade the cluster (or kubectl's target), or write the annotation"
+            ));
+        }
+        let mut msg = format!(
+            "kubectl's client-side validation rejected the file: {ty} has no field \"{field}\""
+        );
+        match suggest(field, known) {
+            Some(k) => msg.push_str(&format!("; write \"{k}\" instead of \"{field}\"")),
+            None => msg.push_str(&format!("; its fields are {}", known.join(", "))),
+        }
+        return Some(msg);
+    }
+    if let Some(msg) = terraform_choice(line, what) {
         return Some(msg);
     }
     let path = field_path(line);
@@ -183,6 +209,84 @@ pub(crate) fn explain(line: &str) -> Option<String> {
     None
 }
 
+/// The Kubernetes path of a Terraform attribute path: `spec.0.template.0.spec.0.
+/// toleration.0.effect` is `spec.template.spec.tolerations[0].effect`
+/// (`toleration_seconds` is `tolerationSeconds`).
+fn terraform_to_k8s_path(path: &str) -> String {
+    let mut out = String::new();
+    let mut parts = path.split('.').peekable();
+    while let Some(p) = parts.next() {
+        let name = match p {
+            "toleration" => "tolerations",
+            "taint" => "taints",
+            "toleration_seconds" => "tolerationSeconds",
+            other => other,
+        };
+        if !out.is_empty() {
+            out.push('.');
+        }
+        out.push_str(name);
+        if let Some(i) = parts.peek().filter(|i| i.parse::<usize>().is_ok()) {
+            // A block that is one object in Kubernetes (`spec.0`, `template.0`) drops its
+            // index; a list (`toleration.0`) keeps it.
+            if matches!(name, "tolerations" | "taints") {
+                out.push_str(&format!("[{i}]"));
+            }
+            parts.next();
+        }
+    }
+    out
+}
+
+/// Terraform's schema validation of a toleration or taint attribute (the kubernetes
+/// provider, and cloud node-pool resources): `Error: expected spec.0.template.0.spec.0.
+/// toleration.0.effect to be one of ["NoSchedule" "PreferNoSchedule" "NoExecute"], got
+/// NoSchedul`.
+fn terraform_choice(line: &str, what: &str) -> Option<String> {
+    let rest = &line[line.find("expected ")? + "expected ".len()..];
+    let (key, rest) = rest.split_once(" to be one of ")?;
+    if !(key.contains("toleration") || key.contains("taint")) || key.contains(' ') {
+        return None;
+    }
+    let (list, got) = rest.rsplit_once(", got ")?;
+    let got = got
+        .trim()
+        .trim_end_matches(['"', '\'', '`'])
+        .trim_matches('"');
+    let choices: Vec<&str> = list
+        .trim()
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .split([' ', ','])
+        .map(|c| c.trim_matches(['"', '\\']))
+        .filter(|c| !c.is_empty())
+        .collect();
+    if choices.is_empty() {
+        return None;
+    }
+    let k8s = terraform_to_k8s_path(key);
+    let mut msg = format!(
+        "Terraform rejected {what} before sending it: {key} (the object's {k8s}) is \"{got}\", not one of {}",
+        choices.join(", ")
+    );
+    // Cloud node-pool resources take the cloud API's enum names.
+    let cloud = match got {
+        "NoSchedule" => Some("NO_SCHEDULE"),
+        "PreferNoSchedule" => Some("PREFER_NO_SCHEDULE"),
+        "NoExecute" => Some("NO_EXECUTE"),
+        _ => None,
+    }
+    .filter(|c| choices.contains(c));
+    if let Some(c) = cloud {
+        msg.push_str(&format!(
+            "; this resource takes the cloud API's names, not Kubernetes': write \"{c}\""
+        ));
+    } else if let Some(k) = suggest(got, &choices) {
+        msg.push_str(&format!("; did you mean \"{k}\"?"));
+    }
+    Some(msg)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -210,5 +314,56 @@ mod tests {
             e.contains("not a field of spec.template.spec.containers[0]"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn terraform_errors() {
+        let e = explain(r#"│ Error: expected spec.0.template.0.spec.0.toleration.0.effect to be one of ["NoSchedule" "PreferNoSchedule" "NoExecute"], got NoSchedul"#).unwrap();
+        assert!(e.contains("Terraform rejected a toleration"), "{e}");
+        assert!(
+            e.contains("spec.template.spec.tolerations[0].effect"),
+            "{e}"
+        );
+        assert!(e.contains("did you mean \"NoSchedule\""), "{e}");
+        let e = explain(r#"Error: expected node_config.0.taint.1.effect to be one of [NO_SCHEDULE PREFER_NO_SCHEDULE NO_EXECUTE], got NoSchedule"#).unwrap();
+        assert!(e.contains("rejected a taint"), "{e}");
+        assert!(e.contains("node_config.taints[1].effect"), "{e}");
+        assert!(
+            e.contains("cloud API's names, not Kubernetes': write \"NO_SCHEDULE\""),
+            "{e}"
+        );
+        let e = explain(r#"│ Error: Failed to create deployment: Deployment.apps "api" is invalid: spec.template.spec.tolerations[0].effect: Unsupported value: "NoSchedul": supported values: "NoExecute", "NoSchedule", "PreferNoSchedule""#).unwrap();
+        assert!(e.contains("did you mean \"NoSchedule\""), "{e}");
+        assert!(
+            e.contains("at spec.template.spec.tolerations[0].effect"),
+            "{e}"
+        );
+        // Not about tolerations, or not a path: not claimed.
+        assert!(explain("Error: expected replicas to be one of [1 2], got 3").is_none());
+        assert!(
+            terraform_choice("expected toleration to be one of , got x", "a toleration").is_none()
+        );
+        assert!(
+            terraform_choice(
+                "expected toleration.0.effect to be one of [], got ",
+                "a toleration"
+            )
+            .is_none()
+        );
+    }
+
+    #[test]
+    fn old_kubectl_validation() {
+        let e = explain("error: error validating \"ds.yaml\": error validating data: found invalid field tolerations for v1.PodSpec; if you choose to ignore these errors, turn validation off with --validate=false").unwrap();
+        assert!(e.contains("before 1.6"), "{e}");
+        assert!(
+            e.contains("scheduler.alpha.kubernetes.io/tolerations"),
+            "{e}"
+        );
+        let e =
+            explain("error validating data: found invalid field efect for v1.Toleration").unwrap();
+        assert!(e.contains("write \"effect\" instead of \"efect\""), "{e}");
+        assert!(explain("found invalid field").is_none());
+        assert!(explain("found invalid field x toleration").is_none());
     }
 }

@@ -252,6 +252,42 @@ proptest! {
         let p = parse(&text);
         prop_assert!(p.nodes.len() <= rows.len());
     }
+
+    /// Tool error lines (Terraform's schema checks, old kubectl validation, API server
+    /// rejections) built from their pieces in any order: never a panic, at most one
+    /// explanation for the one line, and that a warning (the paste is not wrong).
+    #[test]
+    fn tool_error_pieces_in_any_order(
+        pieces in proptest::collection::vec(
+            prop_oneof![
+                Just("│ Error: expected "),
+                Just(" to be one of "),
+                Just(", got "),
+                Just("spec.0.template.0.spec.0.toleration.0.effect"),
+                Just("node_config.0.taint.0.effect"),
+                Just("[\"NoSchedule\" \"NoExecute\"]"),
+                Just("found invalid field "),
+                Just(" for v1.PodSpec;"),
+                Just("tolerations"),
+                Just("Unsupported value: \""),
+                Just("is invalid: spec.template.spec.tolerations[0].effect:"),
+                Just("\""),
+                Just(" "),
+                Just("NoSchedul"),
+            ],
+            0..14,
+        ),
+    ) {
+        let line = format!("│ Error: {}", pieces.concat());
+        let p = parse(&line);
+        let explained: Vec<_> = p
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == taintlab_input::Code::ToolError)
+            .collect();
+        prop_assert!(explained.len() <= 1, "{}", line);
+        prop_assert!(explained.iter().all(|d| d.severity == taintlab_input::Severity::Warning));
+    }
 }
 
 #[test]
