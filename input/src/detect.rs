@@ -546,11 +546,21 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
         // Events.
         if is_event_line(line) && !(region_open && indented) {
             c.flush(off, i);
-            let doc = c.new_doc(Form::EventMessage, i + 1, i + 1);
-            let ev = event::parse_message(line, Location::at(doc, i + 1, 1));
+            // 1.5's two-line message: `pod (x) failed to fit in any node` and, on the
+            // next line, `fit failure summary on nodes : ...`.
+            let (second, after) = c.lines.at(next);
+            let two = line.trim_end().ends_with("failed to fit in any node")
+                && second.trim_start().starts_with("fit failure");
+            let doc = c.new_doc(Form::EventMessage, i + 1, i + 1 + usize::from(two));
+            let ev = if two {
+                let joined = format!("{}\n{}", line.trim_end(), second.trim());
+                event::parse_message(&joined, Location::at(doc, i + 1, 1))
+            } else {
+                event::parse_message(line, Location::at(doc, i + 1, 1))
+            };
             c.out.events.push(ev);
-            i += 1;
-            off = next;
+            i += 1 + usize::from(two);
+            off = if two { after } else { next };
             continue;
         }
         if mode == Mode::Table
@@ -1225,5 +1235,23 @@ mod tests {
         ] {
             assert!(!is_prose_label(l), "{l}");
         }
+    }
+
+    #[test]
+    fn two_line_message_of_1_5() {
+        let p = parse_auto(
+            "pod (web-1) failed to fit in any node\nfit failure summary on nodes : PodToleratesNodeTaints (2), MatchNodeSelector (1)\n",
+            &Options::default(),
+        );
+        assert_eq!(p.events.len(), 1);
+        let f = p.events[0].fit.as_ref().unwrap();
+        assert_eq!(f.reasons.len(), 2);
+        assert_eq!(p.events[0].object.as_deref(), Some("web-1"));
+        // Alone, each line is still read.
+        let p = parse_auto(
+            "pod (web-1) failed to fit in any node\n",
+            &Options::default(),
+        );
+        assert_eq!(p.events.len(), 1);
     }
 }
