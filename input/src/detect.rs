@@ -1254,4 +1254,28 @@ mod tests {
         );
         assert_eq!(p.events.len(), 1);
     }
+
+    #[test]
+    fn bullet_lists_are_not_tolerations() {
+        let p = parse_auto(
+            "- Fault: Taint a node but forget the toleration.\n- Effect: Pod won't get scheduled.\n",
+            &Options::default(),
+        );
+        assert!(p.toleration_lists.is_empty() && p.taint_lists.is_empty());
+        assert_eq!(p.errors().count(), 0);
+        assert_eq!(
+            p.diagnostics
+                .iter()
+                .filter(|d| d.code == Code::Unrecognized)
+                .count(),
+            1
+        );
+        // A toleration list with misspelt fields is still one, with its typos told.
+        let p = parse_auto(
+            "- Key: dedicated\n  Effect: NoSchedule\n",
+            &Options::default(),
+        );
+        assert_eq!(p.toleration_lists.len(), 1);
+        assert!(p.diagnostics.iter().any(|d| d.code == Code::UnknownField));
+    }
 }

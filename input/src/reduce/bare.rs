@@ -179,6 +179,42 @@ impl Reducer<'_> {
         if plain.is_empty() {
             return;
         }
+        // Items none of which has a field of a taint or a toleration (a markdown list
+        // such as `- Fault: a node is tainted`) are not a list of either: one note.
+        // A misspelt field (`Effect`, `efect`) counts in an item of two keys or more: a
+        // toleration with typos, not one capitalised word of a bullet.
+        let known = |it: &Value| {
+            it.entries().is_some_and(|es| {
+                let fields = || TOLERATION_FIELDS.iter().chain(TAINT_FIELDS.iter());
+                es.is_empty()
+                    || es.iter().any(|e| fields().any(|f| *f == e.key))
+                    || (es.len() >= 2
+                        && es.iter().any(|e| {
+                            fields().any(|f| {
+                                f.eq_ignore_ascii_case(&e.key)
+                                    || taintlab_core::suggest::suggest(&e.key, &[f]).is_some()
+                            })
+                        }))
+            })
+        };
+        if !plain.iter().any(|(_, it)| known(it)) {
+            let keys: Vec<&str> = plain
+                .iter()
+                .flat_map(|(_, it)| it.entries().unwrap_or(&[]).iter())
+                .take(5)
+                .map(|e| e.key.as_str())
+                .collect();
+            let loc = self.loc(v.pos, path);
+            self.push(Diagnostic::warning(
+                Code::Unrecognized,
+                loc,
+                format!(
+                    "this list not read: its items have no field of a taint or a toleration (keys: {}); a list in prose, or another object",
+                    keys.join(", ")
+                ),
+            ));
+            return;
+        }
         let tolerations = plain.iter().any(|(_, it)| it.get("operator").is_some() || it.get("tolerationSeconds").is_some())
             || (!plain.iter().any(|(_, it)| it.get("timeAdded").is_some())
                 && (self.prefer == Prefer::Tolerations
