@@ -66,7 +66,7 @@ fn skip_content_lines(b: &[u8], mut off: usize) -> (usize, usize) {
         while j < b.len() && matches!(b[j], b' ' | b'\t') {
             j += 1;
         }
-        if b[j..].starts_with(b"Events:") {
+        if b[j..].starts_with(b"Events:") || b[j..].starts_with(b"```") {
             break;
         }
         n += 1;
@@ -170,6 +170,11 @@ fn is_event_line(line: &str) -> bool {
         && t[..1].chars().all(|c| c.is_ascii_lowercase()))
 }
 
+/// Leading spaces and tabs of a line.
+fn indent_of(line: &str) -> usize {
+    line.len() - line.trim_start_matches([' ', '\t']).len()
+}
+
 /// A line of prose ending in a colon that introduces a block: at column 1, three words
 /// or more before the colon, nothing YAML would quote or nest.
 fn is_prose_label(line: &str) -> bool {
@@ -177,6 +182,14 @@ fn is_prose_label(line: &str) -> bool {
     let Some(key) = t.strip_suffix(':') else {
         return false;
     };
+    // A markdown bullet (`- Fix: patch the pod to add:`): YAML would need the colon
+    // before the line's end to open a mapping, so three words or more are prose.
+    if let Some(item) = key.strip_prefix("- ").or_else(|| key.strip_prefix("* ")) {
+        return item.split_whitespace().count() >= 3
+            && item.len() <= 200
+            && !item.contains(['"', '\'', '{', '[', '#', '='])
+            && item.chars().any(|c| c.is_lowercase());
+    }
     !line.starts_with([' ', '\t', '-', '#', '"', '\''])
         && key.len() <= 200
         && key.split_whitespace().count() >= 3
@@ -256,7 +269,23 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
         }
         let (line, next) = c.lines.at(off);
         let indented = line.starts_with([' ', '\t']);
-        if indented && c.region.is_some() && mode == Mode::Normal && !table::is_events_label(line) {
+        // A code fence indented under a markdown bullet closes the block it opened: at
+        // the region's own indentation or less (two more under a bullet's text) it is no
+        // YAML content (a block scalar's lines are indented deeper than its key).
+        let closing_fence = indented
+            && line.trim_start().starts_with("```")
+            && c.region.as_ref().is_some_and(|r| {
+                // Under a bullet (`- text`) its text's column, two further in.
+                let first = c.lines.at(r.off).0;
+                let bullet = first.trim_start().starts_with(['-', '*']);
+                indent_of(line) <= indent_of(first) + if bullet { 2 } else { 0 }
+            });
+        if indented
+            && c.region.is_some()
+            && mode == Mode::Normal
+            && !table::is_events_label(line)
+            && !closing_fence
+        {
             i += 1;
             off = next;
             continue;
@@ -674,8 +703,26 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
         }
         // A line of prose that introduces what follows ("here is the relevant part of
         // the pod:"): YAML would read it as a key holding the block below, which then
-        // is no object at all. One note; the block is read on its own.
-        if c.region.is_none() && is_prose_label(line) {
+        // is no object at all. One note; the block is read on its own, and YAML read
+        // before it ends there.
+        if !indented && is_prose_label(line) {
+            // Prose right before it (same paragraph, not a bullet): the label ends that
+            // paragraph, one note for both.
+            if let Some(r) = &c.region
+                && !line.starts_with(['-', '*'])
+                && text[r.off..off]
+                    .trim_end_matches(['\r', '\n'])
+                    .rsplit('\n')
+                    .next()
+                    .is_some_and(|l| !l.trim().is_empty())
+                && !looks_structured(&text[r.off..off])
+            {
+                c.flush(next, i + 1);
+                i += 1;
+                off = next;
+                continue;
+            }
+            c.flush(off, i);
             flush_skipped(&mut c.out, &mut skipped);
             c.out.diagnostics.push(Diagnostic::warning(
                 Code::Unrecognized,
@@ -1225,12 +1272,14 @@ mod tests {
     fn prose_labels() {
         assert!(is_prose_label("here is the relevant part of the pod:"));
         assert!(is_prose_label("and the node looks like this:  "));
+        assert!(is_prose_label("- Fix: Patch pod to add:"));
         for l in [
             "tolerations:",
             "  here is the indented part of it:",
             "node selector terms:x",
             "key: value with words:",
-            "- one two three:",
+            "- matchExpressions:",
+            "- key: \"a b c\":",
             "PREDICATES THAT FAILED NOW:",
         ] {
             assert!(!is_prose_label(l), "{l}");
@@ -1277,5 +1326,19 @@ mod tests {
         );
         assert_eq!(p.toleration_lists.len(), 1);
         assert!(p.diagnostics.iter().any(|d| d.code == Code::UnknownField));
+    }
+
+    #[test]
+    fn fences_under_bullets() {
+        let text = "- Effect: the pod won't get scheduled.\n\n  ```bash\n  kubectl taint node w1 tier=batch:NoSchedule\n  ```\n\n- Fix: patch the pod to add:\n    ```yaml\n    tolerations:\n    - key: tier\n      operator: Exists\n    ```\n";
+        let p = parse_auto(text, &Options::default());
+        assert_eq!(p.taint_commands.len(), 1);
+        assert_eq!(p.toleration_lists.len(), 1);
+        assert_eq!(p.errors().count(), 0);
+        // A fence inside a block scalar, deeper than its key, stays content.
+        let text = "data:\n  readme: |\n    ```\n    tolerations: none\n    ```\ntolerations:\n- key: a\n  operator: Exists\n";
+        let p = parse_auto(text, &Options::default());
+        assert_eq!(p.toleration_lists.len(), 1);
+        assert_eq!(p.errors().count(), 0);
     }
 }
