@@ -592,7 +592,10 @@ const POD_HEADER_PAIRS: [(&str, &str); 2] = [("NOMINATED", "NODE"), ("READINESS"
 /// get pods`) does not say where its pods run and is not claimed.
 pub(crate) fn pod_header(line: &str) -> Option<PodHeader> {
     let line = line.trim_end_matches('\r');
-    if line.len() > MAX_HEADER || line.starts_with([' ', '\t']) {
+    if line.len() > MAX_HEADER
+        || line.starts_with([' ', '\t'])
+        || !(line.contains("NODE") && line.contains("STATUS"))
+    {
         return None;
     }
     let mut cells: Vec<(usize, String)> = columns(line)
