@@ -29,13 +29,15 @@ pub const TARGETS: [&str; 3] = ["web", "bundler", "nodejs"];
 pub const MAX_WASM_GZIP_BYTES: u64 = 250_000;
 /// What is asserted meanwhile for the engine module (`taintlab`), over the target: the
 /// input layer's recognisers for real-world pastes and the scenario pipeline took it to
-/// about 292 KB, and the scheduler's full filter chain (node affinity, ports, resources,
-/// preemption, their explanations) to 367,243 B. The ceiling keeps further growth from
-/// going unnoticed until the bytes are found.
-pub const ENGINE_CEILING_GZIP_BYTES: u64 = 375_000;
-/// The same for the tools module (`taintlab/tools`): 261,308 B since the input layer
-/// reads every placement and resource field of a pod (it held 249,208 B before).
-pub const TOOLS_CEILING_GZIP_BYTES: u64 = 265_000;
+/// about 292 KB, the scheduler's full filter chain (node affinity, ports, resources,
+/// preemption, their explanations) to 367,243 B, and the readers of pods tables,
+/// go-template taint lines and Terraform errors to 375,439 B. The ceiling keeps further
+/// growth from going unnoticed until the bytes are found.
+pub const ENGINE_CEILING_GZIP_BYTES: u64 = 383_000;
+/// The same for the tools module (`taintlab/tools`): 269,715 B since the input layer
+/// reads every placement and resource field of a pod and the new paste forms (it held
+/// 249,208 B before).
+pub const TOOLS_CEILING_GZIP_BYTES: u64 = 276_000;
 /// The package's wasm modules, each with the cargo features that select its exports, so
 /// that a page downloads only what it uses: the engine (`taintlab`), the tools
 /// (`taintlab/tools`: API validation, `kubectl taint` and `describe`) and the Kubewarden
