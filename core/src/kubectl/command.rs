@@ -216,7 +216,7 @@ impl TaintRun {
 // ---------------------------------------------------------------------------------------
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum FlagKind {
+pub(crate) enum FlagKind {
     /// A boolean flag (`--x`, `--x=false`).
     Bool,
     /// A string flag that needs a value (`--x v`, `--x=v`).
@@ -226,7 +226,7 @@ enum FlagKind {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum FlagUse {
+pub(crate) enum FlagUse {
     Overwrite,
     All,
     Selector,
@@ -237,14 +237,14 @@ enum FlagUse {
     Unsupported,
 }
 
-struct FlagDef {
+pub(crate) struct FlagDef {
     name: &'static str,
     shorthand: Option<char>,
     kind: FlagKind,
     usage: FlagUse,
 }
 
-const fn flag(
+pub(crate) const fn flag(
     name: &'static str,
     shorthand: Option<char>,
     kind: FlagKind,
@@ -350,12 +350,14 @@ fn parse_go_bool(s: &str) -> Option<bool> {
 
 /// Flag values and positional arguments after pflag parsing.
 #[derive(Default)]
-struct ParsedFlags {
-    positional: Vec<String>,
-    overwrite: bool,
-    all: bool,
-    selector: String,
-    dry_run: Option<String>,
+pub(crate) struct ParsedFlags {
+    pub(crate) positional: Vec<String>,
+    pub(crate) overwrite: bool,
+    pub(crate) all: bool,
+    pub(crate) selector: String,
+    pub(crate) dry_run: Option<String>,
+    /// The subcommand, for the unsupported-flag message.
+    command: &'static str,
     /// The `%q` tables of the kubectl release, for flag-value errors.
     unicode: GoUnicode,
 }
@@ -383,8 +385,8 @@ impl ParsedFlags {
             FlagUse::Ignored => {}
             FlagUse::Unsupported => {
                 return Err(CommandError::Unsupported(format!(
-                    "flag --{} is not supported by this kubectl taint simulation",
-                    def.name
+                    "flag --{} is not supported by this kubectl {} simulation",
+                    def.name, self.command
                 )));
             }
         }
@@ -397,10 +399,22 @@ fn parse_flags<S: AsRef<str>>(
     args: &[S],
     version: KubeVersion,
 ) -> Result<ParsedFlags, CommandError> {
+    parse_flags_with(args, version, &[], "taint")
+}
+
+/// [`parse_flags`] for a subcommand with its own flags besides the shared table.
+pub(crate) fn parse_flags_with<S: AsRef<str>>(
+    args: &[S],
+    version: KubeVersion,
+    extra: &'static [FlagDef],
+    command: &'static str,
+) -> Result<ParsedFlags, CommandError> {
     let mut out = ParsedFlags {
         unicode: GoUnicode::for_release(version),
+        command,
         ..ParsedFlags::default()
     };
+    let find = |pred: &dyn Fn(&FlagDef) -> bool| FLAGS.iter().chain(extra).find(|f| pred(f));
     let mut rest = args.iter().map(AsRef::as_ref);
     while let Some(arg) = rest.next() {
         if arg == "--" {
@@ -415,7 +429,7 @@ fn parse_flags<S: AsRef<str>>(
                 Some((n, v)) => (n, Some(v)),
                 None => (long, None),
             };
-            let Some(def) = FLAGS.iter().find(|f| f.name == name) else {
+            let Some(def) = find(&|f| f.name == name) else {
                 return Err(CommandError::Flag(format!("unknown flag: --{name}")));
             };
             let value: String = match (inline, def.kind) {
@@ -435,7 +449,7 @@ fn parse_flags<S: AsRef<str>>(
             let mut shorts = shorts;
             while let Some(c) = shorts.chars().next() {
                 let after = &shorts[c.len_utf8()..];
-                let Some(def) = FLAGS.iter().find(|f| f.shorthand == Some(c)) else {
+                let Some(def) = find(&|f| f.shorthand == Some(c)) else {
                     return Err(CommandError::Flag(format!(
                         "unknown shorthand flag: '{c}' in -{shorts}"
                     )));
@@ -481,7 +495,7 @@ fn parse_flags<S: AsRef<str>>(
 }
 
 /// `cmdutil.GetDryRunStrategy`, with the klog warnings collected.
-fn dry_run_strategy(
+pub(crate) fn dry_run_strategy(
     value: Option<&str>,
     warnings: &mut Vec<String>,
 ) -> Result<DryRunStrategy, CommandError> {
@@ -516,10 +530,10 @@ fn dry_run_strategy(
 }
 
 /// Resource names (and short names) that resolve to Node.
-const NODE_RESOURCES: &[&str] = &["node", "nodes", "no"];
+pub(crate) const NODE_RESOURCES: &[&str] = &["node", "nodes", "no"];
 
 /// Other well-known resources: kubectl resolves them, then rejects them as not nodes.
-const OTHER_RESOURCES: &[&str] = &[
+pub(crate) const OTHER_RESOURCES: &[&str] = &[
     "pod",
     "pods",
     "po",
@@ -725,27 +739,34 @@ impl TaintCommand {
 
     /// The indices of `nodes` in visit order; `None` marks a name with no node.
     fn visit_order(&self, nodes: &[Node]) -> Vec<(String, Option<usize>)> {
-        let by_name = |keep: &dyn Fn(&Node) -> bool| {
-            let mut picked: Vec<(String, Option<usize>)> = nodes
-                .iter()
-                .enumerate()
-                .filter(|(_, n)| keep(n))
-                .map(|(i, n)| (n.name.clone(), Some(i)))
-                .collect();
-            // A list comes back sorted by name.
-            picked.sort_by(|a, b| a.0.cmp(&b.0));
-            picked
-        };
-        match &self.target {
-            NodeTarget::All => by_name(&|_| true),
-            NodeTarget::Selector(sel) => by_name(&|n| sel.matches(&n.labels)),
-            NodeTarget::Names(names) => names
-                .iter()
-                .map(|name| (name.clone(), nodes.iter().position(|n| &n.name == name)))
-                .collect(),
-        }
+        visit_order(&self.target, nodes)
     }
+}
 
+/// The indices of `nodes` a target visits, in order; `None` marks a name with no node.
+pub(crate) fn visit_order(target: &NodeTarget, nodes: &[Node]) -> Vec<(String, Option<usize>)> {
+    let by_name = |keep: &dyn Fn(&Node) -> bool| {
+        let mut picked: Vec<(String, Option<usize>)> = nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| keep(n))
+            .map(|(i, n)| (n.name.clone(), Some(i)))
+            .collect();
+        // A list comes back sorted by name.
+        picked.sort_by(|a, b| a.0.cmp(&b.0));
+        picked
+    };
+    match target {
+        NodeTarget::All => by_name(&|_| true),
+        NodeTarget::Selector(sel) => by_name(&|n| sel.matches(&n.labels)),
+        NodeTarget::Names(names) => names
+            .iter()
+            .map(|name| (name.clone(), nodes.iter().position(|n| &n.name == name)))
+            .collect(),
+    }
+}
+
+impl TaintCommand {
     /// `RunTaint` against `nodes`: visits the target nodes in order, updates each (later
     /// visits see earlier persisted changes), and renders kubectl's output.
     ///

@@ -5,6 +5,8 @@
 //! * [`command`]: the whole command: flags anywhere in the arguments, `--overwrite`,
 //!   `--all`, `-l`, `--dry-run`, and [`TaintCommand::apply_to_nodes`] with kubectl's
 //!   stdout, stderr and exit code, for one or many nodes.
+//! * [`label`]: `kubectl label` on nodes, with kubectl's output and the API server's
+//!   label-key errors.
 //! * [`selector`]: label selectors for `-l` ([`crate::labels`]).
 //! * [`describe`]: the `Taints:` and `Tolerations:` blocks and their tabwriter layout.
 //!
@@ -20,6 +22,7 @@
 
 pub mod command;
 pub mod describe;
+pub mod label;
 pub mod selector;
 pub mod taint;
 
@@ -30,6 +33,10 @@ pub use command::{
 pub use describe::{
     DESCRIBE_NODE_VALUE_COLUMN, align_tabbed, describe_taints, describe_toleration_line,
     describe_tolerations,
+};
+pub use label::{
+    LabelCommand, LabelNodeError, LabelOperation, LabelRun, is_node_label_command,
+    label_error_stderr, parse_label_command, run_kubectl_label,
 };
 pub use selector::{LabelSelector, Requirement};
 pub use taint::{
