@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 use taintlab_core::model::PodPlacement;
 use taintlab_core::resource::ResourceList;
-use taintlab_core::{Node, Pod, QosClass, Taint, Toleration};
+use taintlab_core::{Node, Pod, PreemptionPolicy, QosClass, Taint, Toleration};
 
 use crate::diag::{Diagnostic, Location, Severity};
 use crate::event::SchedulingEvent;
@@ -141,6 +141,10 @@ pub struct Workload {
     /// `spec.priorityClassName`.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub priority_class_name: String,
+    /// `spec.preemptionPolicy` as written; `None` when the pod leaves it to the Priority
+    /// admission plugin (`pod.preemption_policy` then holds the API default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preemption_policy_written: Option<String>,
     /// `spec.hostNetwork` (DaemonSets then also tolerate network-unavailable).
     pub host_network: bool,
     /// `spec.runtimeClassName` (RuntimeClass admission may add tolerations).
@@ -267,6 +271,37 @@ pub struct TolerationList {
     pub form: Form,
 }
 
+/// A `kind: PriorityClass` object (`scheduling.k8s.io/v1`): what the Priority admission
+/// plugin resolves a pod's `priorityClassName` to.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
+#[serde(rename_all = "camelCase")]
+pub struct PriorityClass {
+    /// `metadata.name`.
+    pub name: String,
+    /// `value`.
+    pub value: i32,
+    /// `globalDefault`: pods without a `priorityClassName` get this class.
+    #[serde(default)]
+    pub global_default: bool,
+    /// `preemptionPolicy` as written; `None` means the API default,
+    /// `PreemptLowerPriority`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preemption_policy: Option<String>,
+    /// Where the object starts.
+    pub location: Location,
+    /// How it was written.
+    pub form: Form,
+}
+
+impl PriorityClass {
+    /// The preemption policy pods of this class get (`PreemptLowerPriority` unless the
+    /// class says `Never`, as API defaulting of `scheduling.k8s.io/v1` does).
+    pub fn effective_preemption_policy(&self) -> PreemptionPolicy {
+        PreemptionPolicy::parse(self.preemption_policy.as_deref().unwrap_or(""))
+    }
+}
+
 /// Everything read from one paste. Partial success is normal: each document that could
 /// be read contributes its objects even when others failed.
 #[derive(Clone, Debug, Default, Serialize)]
@@ -286,6 +321,9 @@ pub struct Parsed {
     pub taint_commands: Vec<TaintCommandLine>,
     /// FailedScheduling events.
     pub events: Vec<SchedulingEvent>,
+    /// `PriorityClass` objects.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub priority_classes: Vec<PriorityClass>,
     /// Warnings and errors, in input order.
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -313,5 +351,6 @@ impl Parsed {
             && self.toleration_lists.is_empty()
             && self.taint_commands.is_empty()
             && self.events.is_empty()
+            && self.priority_classes.is_empty()
     }
 }

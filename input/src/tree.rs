@@ -213,6 +213,8 @@ impl Ctx {
                 | "tolerationSeconds" | "timeAdded" | "reason" | "message" | "type" | "count" => {
                     Some(Scalar)
                 }
+                // PriorityClass fields (`value` is above).
+                "globalDefault" | "preemptionPolicy" | "description" => Some(Scalar),
                 // Event `note`, and structured log lines (`{"msg": ..., "pod": ..., "err":
                 // "0/3 nodes are available: ..."}`), whose messages are read.
                 "note" | "err" | "error" | "msg" | "pod" => Some(Scalar),

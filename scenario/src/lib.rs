@@ -58,7 +58,10 @@ pub use placement::{
     NodeResources, Placement, PlacementCell, PlacementExplanation, PodScheduling, ResourceBar,
     UNMODELLED_FILTER_PLUGINS, UNMODELLED_SCORE_PLUGINS,
 };
-pub use pods::{DroppedEntry, Origin, PodEntry, PodOrigin, TolerationEntry};
+pub use pods::{
+    DroppedEntry, Origin, PodEntry, PodOrigin, PriorityResolution, SYSTEM_PRIORITY_CLASSES,
+    TolerationEntry, resolve_priority,
+};
 pub use policy::{
     Envelope, PolicyAnswer, UserInfo, admission_request, admission_request_around, json_patch,
     read_settings,
@@ -123,7 +126,8 @@ pub enum FindingKind {
     Kubectl,
     /// The API server would reject a pod's tolerations (upstream's field path).
     Validation,
-    /// An admission plugin rejects a pod.
+    /// An admission plugin rejects a pod, or (a warning) the Priority plugin's answer
+    /// depends on a PriorityClass that is not pasted.
     Admission,
     /// The admission configuration could not be read.
     Configuration,
@@ -437,6 +441,15 @@ fn findings(
                     message: e.to_string(),
                 });
             }
+            if let Some(n) = &p.priority_note {
+                out.push(Finding {
+                    severity: Severity::Warning,
+                    kind: FindingKind::Admission,
+                    pane: Some(pane.kind),
+                    location: p.source.location.clone(),
+                    message: n.clone(),
+                });
+            }
             if let Some(r) = &p.rejection {
                 out.push(Finding {
                     severity: Severity::Error,
@@ -453,5 +466,7 @@ fn findings(
 
 #[cfg(test)]
 mod placement_tests;
+#[cfg(test)]
+mod priority_tests;
 #[cfg(test)]
 mod tests;

@@ -106,8 +106,8 @@ mod wire {
     use serde::ser::SerializeStruct;
     use serde::{Deserialize, Serialize, Serializer};
     use taintlab_input::{
-        Diagnostic, DocumentInfo, InputNode, Location, Parsed, TaintCommandLine, TaintList,
-        TolerationList, Workload,
+        Diagnostic, DocumentInfo, InputNode, Location, Parsed, PriorityClass, TaintCommandLine,
+        TaintList, TolerationList, Workload,
     };
 
     use super::{PaneKind, ParsedPane};
@@ -132,6 +132,8 @@ mod wire {
         taint_commands: Vec<TaintCommandLine>,
         events: Vec<Event>,
         diagnostics: Vec<Diagnostic>,
+        #[serde(default)]
+        priority_classes: Vec<PriorityClass>,
     }
 
     impl Serialize for ParsedPane {
@@ -145,7 +147,7 @@ mod wire {
                     location: e.location.clone(),
                 })
                 .collect();
-            let mut st = s.serialize_struct("ParsedPane", 11)?;
+            let mut st = s.serialize_struct("ParsedPane", 12)?;
             st.serialize_field("kind", &self.kind)?;
             st.serialize_field("lines", &self.lines)?;
             st.serialize_field("bytes", &self.bytes)?;
@@ -157,6 +159,7 @@ mod wire {
             st.serialize_field("taint_commands", &p.taint_commands)?;
             st.serialize_field("events", &events)?;
             st.serialize_field("diagnostics", &p.diagnostics)?;
+            st.serialize_field("priority_classes", &p.priority_classes)?;
             st.end()
         }
     }
@@ -181,6 +184,7 @@ mod wire {
                         .map(|e| taintlab_input::event::parse_message(&e.message, e.location))
                         .collect(),
                     diagnostics: w.diagnostics,
+                    priority_classes: w.priority_classes,
                 },
             })
         }

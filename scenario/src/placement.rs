@@ -598,19 +598,16 @@ fn daemon_node_check(e: &PodEntry, p: &SchedulingPod, node: &Node, gate: bool) -
     }
 }
 
-/// The pod as the scheduler sees it: final tolerations and its object's placement
-/// fields (`spec.priority` from the object when the placement has none).
+/// The pod as the scheduler sees it: final tolerations, its object's placement fields,
+/// and the priority and preemption policy the Priority admission plugin resolved
+/// ([`crate::resolve_priority`]).
 fn scheduling_pod(e: &PodEntry) -> SchedulingPod {
     let mut placement = e
         .workload
         .as_ref()
         .map(|w| w.placement.clone())
         .unwrap_or_default();
-    if placement.priority == 0
-        && let Some(p) = e.workload.as_ref().and_then(|w| w.priority)
-    {
-        placement.priority = p;
-    }
+    placement.priority = e.priority;
     SchedulingPod {
         pod: e.pod.clone(),
         placement,

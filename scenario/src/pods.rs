@@ -6,12 +6,12 @@ use taintlab_core::admission::pod_toleration_restriction::{
     NamespaceTolerations, PodTolerationRestrictionConfig,
 };
 use taintlab_core::admission::{
-    DropReason, PodAdmissionPlugins, PodAdmissionRequest, TolerationOrigin, admit_pod,
+    DropReason, Operation, PodAdmissionPlugins, PodAdmissionRequest, TolerationOrigin, admit_pod,
 };
 use taintlab_core::daemonset::add_or_update_daemon_pod_tolerations;
 use taintlab_core::validation::{FieldError, api_status_message, validate_tolerations};
-use taintlab_core::{Pod, QosClass, Semantics, Toleration, WorkloadKind};
-use taintlab_input::{Location, Workload};
+use taintlab_core::{Pod, PreemptionPolicy, QosClass, Semantics, Toleration, WorkloadKind};
+use taintlab_input::{Location, PriorityClass, Workload};
 
 use crate::options::{AdmissionOptions, Options};
 use crate::pane::ParsedPane;
@@ -113,6 +113,16 @@ pub struct PodEntry {
     /// The API server's status message for those errors
     /// (`Deployment.apps "web" is invalid: ...`).
     pub status_message: Option<String>,
+    /// `spec.priority` as the Priority admission plugin resolves it (see
+    /// [`resolve_priority`]); the scheduler and preemption use it. `pod.preemption_policy`
+    /// is resolved with it.
+    pub priority: i32,
+    /// The PriorityClass the priority came from (the written `priorityClassName`, or the
+    /// pasted `globalDefault` class admission sets); empty without one.
+    pub priority_class_name: String,
+    /// A warning about the priority: the class is not in the paste, or the written
+    /// priority may be rejected by a cluster whose classes are not pasted.
+    pub priority_note: Option<String>,
 }
 
 impl PodEntry {
@@ -189,6 +199,153 @@ pub(crate) fn plugins(a: &AdmissionOptions, errors: &mut Vec<String>) -> Plugins
     }
 }
 
+/// The built-in classes the API server creates (`SystemPriorityClasses`,
+/// `pkg/apis/scheduling/types.go`): `SystemCriticalPriority` (2,000,000,000) for
+/// `system-cluster-critical`, 1,000 more for `system-node-critical`.
+pub const SYSTEM_PRIORITY_CLASSES: [(&str, i32); 2] = [
+    ("system-cluster-critical", 2_000_000_000),
+    ("system-node-critical", 2_000_001_000),
+];
+
+/// What the Priority admission plugin makes of a pod.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PriorityResolution {
+    /// `spec.priority`.
+    pub priority: i32,
+    /// `spec.preemptionPolicy`.
+    pub preemption_policy: PreemptionPolicy,
+    /// `spec.priorityClassName` after admission (the default class's name when the pod
+    /// names none and a `globalDefault` class is pasted).
+    pub class_name: String,
+    /// The plugin's rejection on CREATE, in upstream's words.
+    pub rejection: Option<String>,
+    /// What the answer cannot know: the class is not pasted.
+    pub note: Option<String>,
+    /// What a create may meet: a written priority or policy without a class when no
+    /// `globalDefault` class is pasted.
+    pub create_note: Option<String>,
+}
+
+/// Resolves a pod's priority as the Priority admission plugin does on CREATE
+/// (`admitPod`, `establishPriority` and `getDefaultPriorityClass` in
+/// `plugin/pkg/admission/priority/admission.go`), with `classes` the pasted
+/// PriorityClasses:
+///
+/// * a `priorityClassName` resolves to the class's value and preemption policy (the
+///   built-in `system-cluster-critical` and `system-node-critical` are always there);
+/// * no `priorityClassName`: the `globalDefault` class (the lowest value when several
+///   are), whose name the pod then gets; without one, priority 0 and
+///   `PreemptLowerPriority`;
+/// * a written `spec.priority` that differs from the computed one, or a written
+///   `spec.preemptionPolicy` that differs from the class's, is rejected (Forbidden).
+///
+/// A pod already bound to a node (`spec.nodeName`) that states `spec.priority` was
+/// admitted when it was created: its written priority and policy stand.
+///
+/// A class that is not pasted may exist in the cluster, so it is not rejected: the
+/// written `spec.priority` is kept when there is one (a pod read back from the API server
+/// has it), 0 otherwise, with a note saying so. Likewise without a pasted default class
+/// a written priority other than 0 (or `preemptionPolicy: Never`) only gets a note.
+pub fn resolve_priority(w: Option<&Workload>, classes: &[PriorityClass]) -> PriorityResolution {
+    // The placement's priority stands for `spec.priority` when the object's is unset
+    // (callers that build placements directly).
+    let written = w.and_then(|w| {
+        w.priority
+            .or_else(|| (w.placement.priority != 0).then_some(w.placement.priority))
+    });
+    let written_policy = w.and_then(|w| w.preemption_policy_written.as_deref());
+    let name = w.map_or("", |w| w.priority_class_name.as_str());
+    let label = w.map_or_else(String::new, |w| format!("{} {}: ", w.kind, w.name));
+    let mut out = PriorityResolution {
+        priority: written.unwrap_or(0),
+        preemption_policy: written_policy.map_or(
+            PreemptionPolicy::PreemptLowerPriority,
+            PreemptionPolicy::parse,
+        ),
+        class_name: name.to_string(),
+        rejection: None,
+        note: None,
+        create_note: None,
+    };
+    let computed: Option<(i32, PreemptionPolicy)> = if name.is_empty() {
+        match classes
+            .iter()
+            .filter(|c| c.global_default)
+            .min_by_key(|c| c.value)
+        {
+            Some(d) => {
+                out.class_name = d.name.clone();
+                Some((d.value, d.effective_preemption_policy()))
+            }
+            None => {
+                let mut odd = Vec::new();
+                if let Some(p) = written.filter(|&p| p != 0) {
+                    odd.push(format!(
+                        "the integer value of priority ({p}) must not be provided in pod spec; \
+                         priority admission controller computed 0 from the given PriorityClass name"
+                    ));
+                }
+                if let Some(p) = written_policy.filter(|&p| p != "PreemptLowerPriority") {
+                    odd.push(format!(
+                        "the string value of PreemptionPolicy ({p}) must not be provided in pod \
+                         spec; priority admission controller computed PreemptLowerPriority from \
+                         the given PriorityClass name"
+                    ));
+                }
+                if !odd.is_empty() {
+                    out.create_note = Some(format!(
+                        "{label}no priorityClassName and no globalDefault PriorityClass in the \
+                         paste: unless the cluster has a globalDefault class that computes these \
+                         values, the Priority admission plugin rejects the pod on create: {}",
+                        odd.join("; ")
+                    ));
+                }
+                None
+            }
+        }
+    } else if let Some((_, v)) = SYSTEM_PRIORITY_CLASSES.iter().find(|(n, _)| *n == name) {
+        Some((*v, PreemptionPolicy::PreemptLowerPriority))
+    } else if let Some(c) = classes.iter().find(|c| c.name == name) {
+        Some((c.value, c.effective_preemption_policy()))
+    } else {
+        if written.is_none() {
+            out.note = Some(format!(
+                "{label}priorityClassName \"{name}\": the PriorityClass is not in the paste, so \
+                 the priority is taken as 0 here; in the cluster the Priority admission plugin \
+                 gives the pod the class's value (and rejects it if no such class exists: no \
+                 PriorityClass with name {name} was found). Paste the class (kubectl get \
+                 priorityclass {name} -o yaml) to use its value"
+            ));
+        }
+        None
+    };
+    // A bound pod that states its priority was admitted when it was created (its class
+    // may have been set as default since): its spec is what the scheduler sees.
+    let bound = w.is_some_and(|w| !w.pod.node_name.is_empty());
+    if bound && written.is_some() {
+        out.class_name = name.to_string();
+        out.create_note = None;
+        return out;
+    }
+    if let Some((value, policy)) = computed {
+        if let Some(p) = written.filter(|&p| p != value) {
+            out.rejection = Some(format!(
+                "the integer value of priority ({p}) must not be provided in pod spec; priority \
+                 admission controller computed {value} from the given PriorityClass name"
+            ));
+        } else if let Some(p) = written_policy.filter(|&p| p != policy.as_str()) {
+            out.rejection = Some(format!(
+                "the string value of PreemptionPolicy ({p}) must not be provided in pod spec; \
+                 priority admission controller computed {} from the given PriorityClass name",
+                policy.as_str()
+            ));
+        }
+        out.priority = value;
+        out.preemption_policy = policy;
+    }
+    out
+}
+
 /// One pod before the pipeline.
 struct Raw<'a> {
     workload: Option<&'a Workload>,
@@ -208,6 +365,10 @@ pub(crate) fn build(
     next_anonymous: &mut usize,
 ) -> Vec<PodEntry> {
     let mut pods = Vec::new();
+    let classes: Vec<PriorityClass> = panes
+        .iter()
+        .flat_map(|p| p.parsed.priority_classes.iter().cloned())
+        .collect();
     for pane in panes {
         let p = &pane.parsed;
         let mut here: Vec<(Location, Raw<'_>)> = Vec::new();
@@ -253,7 +414,7 @@ pub(crate) fn build(
                 *next_anonymous += 1;
                 raw.pod.name = format!("pod-{next_anonymous}");
             }
-            pods.push(entry(raw, options, plugins));
+            pods.push(entry(raw, options, plugins, &classes));
         }
     }
     pods
@@ -279,7 +440,12 @@ fn requested_resources(w: &Workload) -> Vec<String> {
     names.into_iter().collect()
 }
 
-fn entry(raw: Raw<'_>, options: &Options, plugins: Option<&Plugins>) -> PodEntry {
+fn entry(
+    raw: Raw<'_>,
+    options: &Options,
+    plugins: Option<&Plugins>,
+    classes: &[PriorityClass],
+) -> PodEntry {
     let Raw {
         workload,
         mut pod,
@@ -338,7 +504,14 @@ fn entry(raw: Raw<'_>, options: &Options, plugins: Option<&Plugins>) -> PodEntry
         .collect();
     let mut dropped = Vec::new();
     let mut rejection = None;
-    if let Some(pl) = plugins {
+    // Priority runs before the toleration plugins (`AllOrderedPlugins`); its rejection
+    // is the pod's. Its resolution is kept even without admission: the scheduler needs
+    // the priority every created pod has.
+    let resolved = resolve_priority(workload, classes);
+    pod.preemption_policy = resolved.preemption_policy.clone();
+    let create = plugins.is_some_and(|pl| pl.options.operation == Operation::Create);
+    let priority_rejection = resolved.rejection.clone().filter(|_| create);
+    if let Some(pl) = plugins.filter(|_| priority_rejection.is_none()) {
         let requested: Vec<String> = match &pl.options.requested_resources {
             Some(r) => r.clone(),
             None => workload.map(requested_resources).unwrap_or_default(),
@@ -392,6 +565,13 @@ fn entry(raw: Raw<'_>, options: &Options, plugins: Option<&Plugins>) -> PodEntry
             Err(e) => rejection = Some(e.to_string()),
         }
     }
+    if priority_rejection.is_some() {
+        rejection = priority_rejection;
+    }
+    let priority_note = resolved
+        .note
+        .clone()
+        .or_else(|| resolved.create_note.clone().filter(|_| create));
     pod.tolerations = tolerations.iter().map(|t| t.toleration.clone()).collect();
     PodEntry {
         pod,
@@ -409,5 +589,8 @@ fn entry(raw: Raw<'_>, options: &Options, plugins: Option<&Plugins>) -> PodEntry
         rejection,
         validation,
         status_message,
+        priority: resolved.priority,
+        priority_class_name: resolved.class_name,
+        priority_note,
     }
 }

@@ -13,6 +13,7 @@ mod events;
 mod fields;
 mod nodes;
 mod placement;
+mod priority;
 mod taints;
 mod workloads;
 
@@ -263,6 +264,7 @@ impl Reducer<'_> {
             "Node" => self.node(v, path, obj),
             k if WorkloadKind::from_name(k).is_some() => self.workload(v, path, obj),
             "Event" => self.event_object(v, path),
+            "PriorityClass" => self.priority_class(v, path, obj),
             "" => self.bare_map(v, path),
             other => {
                 let loc = self.loc(v.pos, path);

@@ -258,6 +258,7 @@ impl Reducer<'_> {
                         .get_str(&e.value, &p, "PodSpec", obj)
                         .unwrap_or_default();
                     w.pod.preemption_policy = PreemptionPolicy::parse(&s);
+                    w.preemption_policy_written = (!s.is_empty()).then(|| s.clone());
                     if !s.is_empty() && s != "Never" && s != "PreemptLowerPriority" {
                         let loc = self.loc(e.value.pos, &p);
                         let mut msg = format!(

@@ -1,0 +1,193 @@
+//! `kind: PriorityClass` objects (`scheduling.k8s.io/v1`): name, `value`,
+//! `globalDefault` and `preemptionPolicy`, which the Priority admission plugin resolves
+//! a pod's `priorityClassName` to.
+
+use super::*;
+use crate::model::PriorityClass;
+
+/// Fields of a PriorityClass, for unknown-field checks.
+const PRIORITY_CLASS_FIELDS: [&str; 7] = [
+    "apiVersion",
+    "kind",
+    "metadata",
+    "value",
+    "globalDefault",
+    "description",
+    "preemptionPolicy",
+];
+
+/// The largest value a class not named `system-...` may have
+/// (`HighestUserDefinablePriority`, `pkg/apis/scheduling/types.go`).
+const HIGHEST_USER_DEFINABLE_PRIORITY: i64 = 1_000_000_000;
+
+impl Reducer<'_> {
+    pub(super) fn priority_class(&mut self, v: &Value, path: &str, mut obj: Obj) {
+        let (name, _, _) = self.metadata(v, path, &mut obj);
+        let mut pc = PriorityClass {
+            name,
+            location: self.loc(v.pos, path),
+            form: self.form,
+            ..PriorityClass::default()
+        };
+        if let Some(e) = v.get("value") {
+            let p = join(path, "value");
+            let value = self.get_int(&e.value, &p, "PriorityClass", Want::Int32, &mut obj);
+            if let Some(x) = value {
+                pc.value = i32::try_from(x).unwrap_or_default();
+                if x > HIGHEST_USER_DEFINABLE_PRIORITY && !pc.name.starts_with("system-") {
+                    let loc = self.loc(e.value.pos, &p);
+                    self.push(Diagnostic::error(
+                        Code::InvalidValue,
+                        loc,
+                        format!(
+                            "value {x} is above the largest a user-defined class may have; the API server rejects it: value: Forbidden: maximum allowed value of a user defined priority is {HIGHEST_USER_DEFINABLE_PRIORITY}"
+                        ),
+                    ));
+                }
+            }
+        }
+        if let Some(e) = v.get("globalDefault") {
+            let p = join(path, "globalDefault");
+            pc.global_default = self
+                .get_bool(&e.value, &p, "PriorityClass", &mut obj)
+                .unwrap_or(false);
+        }
+        if let Some(e) = v.get("description") {
+            let p = join(path, "description");
+            self.get_str(&e.value, &p, "PriorityClass", &mut obj);
+        }
+        if let Some(e) = v.get("preemptionPolicy") {
+            let p = join(path, "preemptionPolicy");
+            let s = self
+                .get_str(&e.value, &p, "PriorityClass", &mut obj)
+                .unwrap_or_default();
+            if !s.is_empty() && s != "Never" && s != "PreemptLowerPriority" {
+                let loc = self.loc(e.value.pos, &p);
+                let mut msg =
+                    format!("preemptionPolicy \"{s}\" is not one of PreemptLowerPriority, Never");
+                if let Some(k) = suggest(&s, &["PreemptLowerPriority", "Never"]) {
+                    msg.push_str(&format!("; did you mean \"{k}\"?"));
+                }
+                msg.push_str(" The API server rejects it: Unsupported value");
+                self.push(Diagnostic::error(Code::InvalidValue, loc, msg));
+            }
+            pc.preemption_policy = (!s.is_empty()).then_some(s);
+        }
+        self.unknown_fields(v, path, &PRIORITY_CLASS_FIELDS, "a PriorityClass", &obj);
+        if obj.failed {
+            return;
+        }
+        self.out.priority_classes.push(pc);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Code, Severity, parse};
+
+    #[test]
+    fn yaml_priority_class_is_read_and_located() {
+        let p = parse(
+            "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n  name: high\nvalue: 1000\nglobalDefault: true\npreemptionPolicy: Never\ndescription: \"for important pods\"\n",
+        );
+        assert_eq!(p.diagnostics, vec![]);
+        assert_eq!(p.priority_classes.len(), 1);
+        let pc = &p.priority_classes[0];
+        assert_eq!(pc.name, "high");
+        assert_eq!(pc.value, 1000);
+        assert!(pc.global_default);
+        assert_eq!(pc.preemption_policy.as_deref(), Some("Never"));
+        assert_eq!(
+            pc.effective_preemption_policy(),
+            taintlab_core::PreemptionPolicy::Never
+        );
+        assert_eq!(pc.location.line, 1);
+        assert!(!p.is_empty());
+    }
+
+    #[test]
+    fn json_list_of_priority_classes() {
+        let p = parse(
+            r#"{"apiVersion":"v1","kind":"List","items":[
+{"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass","metadata":{"name":"low"},"value":-5},
+{"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass","metadata":{"name":"mid"},"value":50,"globalDefault":false}
+]}"#,
+        );
+        assert_eq!(p.diagnostics, vec![]);
+        let names: Vec<(&str, i32)> = p
+            .priority_classes
+            .iter()
+            .map(|c| (c.name.as_str(), c.value))
+            .collect();
+        assert_eq!(names, vec![("low", -5), ("mid", 50)]);
+        assert_eq!(p.priority_classes[1].location.path, "items[1]");
+        assert_eq!(p.priority_classes[0].preemption_policy, None);
+        assert_eq!(
+            p.priority_classes[0].effective_preemption_policy(),
+            taintlab_core::PreemptionPolicy::PreemptLowerPriority
+        );
+    }
+
+    #[test]
+    fn bad_values_are_diagnosed() {
+        let p = parse(
+            "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: \"1000\"\n",
+        );
+        assert!(p.priority_classes.is_empty(), "the API server rejects it");
+        let e = p.errors().next().expect("an error");
+        assert_eq!(e.code, Code::WrongType);
+        assert_eq!(e.location.line, 4);
+        assert!(e.message.contains("remove the quotes"), "{}", e.message);
+        assert!(
+            e.message
+                .contains("Go struct field PriorityClass.value of type int32"),
+            "{}",
+            e.message
+        );
+
+        let p = parse(
+            "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1.5\n",
+        );
+        assert!(p.priority_classes.is_empty());
+        assert_eq!(p.errors().count(), 1);
+
+        let p = parse(
+            "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 10\npreemptionPolicy: Nevr\n",
+        );
+        let e = p.errors().next().expect("an error");
+        assert_eq!(e.code, Code::InvalidValue);
+        assert_eq!(e.location.line, 5);
+        assert!(
+            e.message.contains("did you mean \"Never\""),
+            "{}",
+            e.message
+        );
+        assert_eq!(p.priority_classes.len(), 1);
+
+        let p = parse(
+            "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: huge}\nvalue: 2000000000\nglobalDefualt: true\n",
+        );
+        assert!(p.errors().any(|e| {
+            e.message
+                .contains("maximum allowed value of a user defined priority is 1000000000")
+        }));
+        assert!(p.diagnostics.iter().any(|d| d.severity == Severity::Warning
+            && d.code == Code::UnknownField
+            && d.message.contains("did you mean \"globalDefault\"")));
+    }
+
+    #[test]
+    fn pod_preemption_policy_is_kept_as_written() {
+        let p = parse(
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  priorityClassName: high\n  preemptionPolicy: Never\n  containers: [{name: c, image: i}]\n",
+        );
+        assert_eq!(
+            p.workloads[0].preemption_policy_written.as_deref(),
+            Some("Never")
+        );
+        let p = parse(
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  containers: [{name: c, image: i}]\n",
+        );
+        assert_eq!(p.workloads[0].preemption_policy_written, None);
+    }
+}
