@@ -253,7 +253,13 @@ pub fn resolve_priority(w: Option<&Workload>, classes: &[PriorityClass]) -> Prio
         w.priority
             .or_else(|| (w.placement.priority != 0).then_some(w.placement.priority))
     });
-    let written_policy = w.and_then(|w| w.preemption_policy_written.as_deref());
+    // A pod built without the input layer (the npm API's plain pods) carries its
+    // policy on `pod` only; `Never` there can only have been written.
+    let written_policy = w.and_then(|w| {
+        w.preemption_policy_written
+            .as_deref()
+            .or((w.pod.preemption_policy == PreemptionPolicy::Never).then_some("Never"))
+    });
     let name = w.map_or("", |w| w.priority_class_name.as_str());
     let label = w.map_or_else(String::new, |w| format!("{} {}: ", w.kind, w.name));
     let mut out = PriorityResolution {

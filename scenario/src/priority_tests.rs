@@ -253,3 +253,30 @@ fn pasted_classes_cross_a_worker_boundary_and_old_snapshots_still_read() {
     assert!(old.parsed.priority_classes.is_empty());
     assert_eq!(old.parsed.workloads, p.parsed.workloads);
 }
+
+#[test]
+fn a_policy_set_only_on_the_pod_counts_as_written() {
+    // The npm API's plain pods set `pod.preemption_policy` without the written field.
+    let mut w = taintlab_input::Workload {
+        kind: "Pod".into(),
+        name: "p".into(),
+        ..Default::default()
+    };
+    w.pod.preemption_policy = taintlab_core::PreemptionPolicy::Never;
+    let r = resolve_priority(Some(&w), &[]);
+    assert_eq!(r.preemption_policy, taintlab_core::PreemptionPolicy::Never);
+    assert_eq!(r.rejection, None);
+    assert!(
+        r.create_note
+            .as_deref()
+            .is_some_and(|n| n.contains("PreemptionPolicy (Never)"))
+    );
+    w.priority_class_name = "system-cluster-critical".into();
+    let r = resolve_priority(Some(&w), &[]);
+    assert_eq!(r.priority, 2_000_000_000);
+    assert!(
+        r.rejection
+            .as_deref()
+            .is_some_and(|m| m.starts_with("the string value of PreemptionPolicy (Never)"))
+    );
+}
