@@ -1,29 +1,37 @@
-//! What the kubectl reader found, recorded into the parse: each `kubectl taint` command
-//! with kubectl's verdict on it, and bare taint specs as taint lists. The reading itself
+//! What the kubectl reader found, recorded into the parse: each `kubectl taint` (and
+//! `kubectl label` on nodes) command with kubectl's verdict on it, and bare taint specs as taint lists. The reading itself
 //! (shell words, prompts, command classification) is in [`crate::kubectl`].
 
 use taintlab_core::KubeVersion;
 use taintlab_core::kubectl::{self, CommandError};
 
 use crate::diag::{Code, Diagnostic, Location};
-use crate::kubectl::{TaintCommandLine, Word};
+use crate::kubectl::{CommandVerb, TaintCommandLine, Word};
 use crate::model::{Form, Parsed, TaintList};
 
-/// Records a `kubectl taint` command: its arguments, and kubectl's verdict on it.
+/// Records a `kubectl taint` command, or a `kubectl label` one when `args` starts with
+/// the label marker: its arguments, and kubectl's verdict on it.
 pub(crate) fn push_taint_command(
     out: &mut Parsed,
     doc: usize,
     text: String,
     start: &Word,
-    args: Vec<Word>,
+    mut args: Vec<Word>,
     version: KubeVersion,
 ) {
+    let verb = if args.first().is_some_and(Word::is_label_marker) {
+        args.remove(0);
+        CommandVerb::Label
+    } else {
+        CommandVerb::Taint
+    };
     let location = Location::at(doc, start.line, start.col);
     let arg_locations = args
         .iter()
         .map(|w| Location::at(doc, w.line, w.col))
         .collect();
     let mut cmd = TaintCommandLine {
+        verb,
         text,
         location: location.clone(),
         args: args.into_iter().map(|w| w.text).collect(),
@@ -32,8 +40,12 @@ pub(crate) fn push_taint_command(
         version,
         results: Vec::new(),
     };
-    if let Err(e) = cmd.command() {
-        let stderr = e.stderr();
+    let checked = match verb {
+        CommandVerb::Taint => cmd.command().map(|_| ()),
+        CommandVerb::Label => cmd.label_command().map(|_| ()),
+    };
+    if let Err(e) = checked {
+        let stderr = cmd.error_stderr(&e);
         let loc = match &e {
             // Point at the spec that failed when the message names it.
             CommandError::Usage(m) | CommandError::Plain(m) => cmd

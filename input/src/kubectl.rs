@@ -14,10 +14,41 @@ use taintlab_core::{KubeVersion, Node};
 
 use crate::diag::Location;
 
-/// A `kubectl taint` command found in the paste.
+/// The kubectl subcommand of a [`TaintCommandLine`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
+#[serde(rename_all = "kebab-case")]
+pub enum CommandVerb {
+    /// `kubectl taint nodes ...`.
+    #[default]
+    Taint,
+    /// `kubectl label nodes ...` (node labels only).
+    Label,
+}
+
+impl CommandVerb {
+    /// True for `kubectl taint`.
+    pub fn is_taint(&self) -> bool {
+        *self == Self::Taint
+    }
+
+    /// `taint` or `label`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Taint => "taint",
+            Self::Label => "label",
+        }
+    }
+}
+
+/// A `kubectl taint` (or `kubectl label` on nodes) command found in the paste. Both
+/// kinds share one list, in paste order, since both edit the pasted nodes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "serde", derive(serde::Deserialize))]
 pub struct TaintCommandLine {
+    /// Which subcommand: `taint` or `label` (absent from JSON for `taint`).
+    #[serde(default, skip_serializing_if = "CommandVerb::is_taint")]
+    pub verb: CommandVerb,
     /// The command as written (continuation lines joined with `\n`).
     pub text: String,
     /// Where it starts (the `k` of `kubectl`).
@@ -40,7 +71,7 @@ pub struct TaintCommandLine {
     pub results: Vec<CommandResult>,
 }
 
-/// One line kubectl printed for a `kubectl taint` command.
+/// One line kubectl printed for a `kubectl taint` (or `kubectl label`) command.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "serde", derive(serde::Deserialize))]
 pub struct CommandResult {
@@ -75,11 +106,21 @@ pub enum Outcome {
     TaintNotFound,
     /// `Error from server (NotFound): nodes "x" not found`.
     NodeNotFound,
+    /// `node/x labeled` (or `unlabeled`): `kubectl label` changed the node's labels.
+    Labeled,
+    /// `node/x not labeled`: `kubectl label` changed nothing.
+    NotLabeled,
+    /// `error: 'k' already has a value (v), and --overwrite is false`.
+    AlreadyHasLabel,
+    /// `label "k" not found.`: a removal found nothing (kubectl prints it on stdout and
+    /// carries on).
+    LabelNotFound,
     /// Another error.
     Error,
 }
 
-/// Reads a line kubectl prints for `kubectl taint`; `None` for other lines.
+/// Reads a line kubectl prints for `kubectl taint` or `kubectl label`; `None` for other
+/// lines.
 pub(crate) fn result_line(
     line: &str,
     location: Location,
@@ -87,6 +128,19 @@ pub(crate) fn result_line(
 ) -> Option<CommandResult> {
     let l = line.trim().trim_end_matches('\r');
     let only_node = || {
+        if let [one] = cmd
+            .args
+            .iter()
+            .filter_map(|a| {
+                a.strip_prefix("node/")
+                    .or_else(|| a.strip_prefix("nodes/"))
+                    .or_else(|| a.strip_prefix("no/"))
+            })
+            .collect::<Vec<_>>()
+            .as_slice()
+        {
+            return Some((*one).to_string());
+        }
         let i = cmd
             .args
             .iter()
@@ -100,6 +154,9 @@ pub(crate) fn result_line(
     let (node, outcome) = if let Some(r) = l.strip_prefix("node/") {
         let (name, what) = r.split_once(' ')?;
         let o = match what.split_whitespace().next()? {
+            _ if what.contains("dry run)") && what.contains("labeled") => Outcome::Unchanged,
+            "labeled" | "unlabeled" => Outcome::Labeled,
+            "not" if what.starts_with("not labeled") => Outcome::NotLabeled,
             "tainted" => Outcome::Tainted,
             "untainted" => Outcome::Untainted,
             "modified" if what.contains("dry run") => Outcome::Unchanged,
@@ -118,6 +175,13 @@ pub(crate) fn result_line(
         && l.ends_with("not found")
     {
         (only_node().unwrap_or_default(), Outcome::TaintNotFound)
+    } else if l.trim_start_matches("error: ").starts_with('\'')
+        && l.ends_with("and --overwrite is false")
+        && l.contains("' already has a value (")
+    {
+        (only_node().unwrap_or_default(), Outcome::AlreadyHasLabel)
+    } else if l.starts_with("label \"") && l.ends_with("\" not found.") {
+        (only_node().unwrap_or_default(), Outcome::LabelNotFound)
     } else if let Some(r) = l.strip_prefix("Error from server (NotFound): nodes \"") {
         (
             r.split('"').next().unwrap_or("").to_string(),
@@ -137,15 +201,56 @@ pub(crate) fn result_line(
 }
 
 impl TaintCommandLine {
-    /// The command parsed and validated by kubectl's rules.
+    /// The command parsed and validated by `kubectl taint`'s rules (a `kubectl label`
+    /// line gets [`CommandError::Unsupported`]; see [`TaintCommandLine::label_command`]).
     pub fn command(&self) -> Result<kubectl::TaintCommand, CommandError> {
-        kubectl::parse_taint_command(&self.args, self.version)
+        match self.verb {
+            CommandVerb::Taint => kubectl::parse_taint_command(&self.args, self.version),
+            CommandVerb::Label => Err(CommandError::Unsupported(String::from(
+                "this is a kubectl label command",
+            ))),
+        }
+    }
+
+    /// A `kubectl label` line parsed and validated by kubectl's rules (a `kubectl taint`
+    /// line gets [`CommandError::Unsupported`]).
+    pub fn label_command(&self) -> Result<kubectl::LabelCommand, CommandError> {
+        match self.verb {
+            CommandVerb::Label => kubectl::parse_label_command(&self.args, self.version),
+            CommandVerb::Taint => Err(CommandError::Unsupported(String::from(
+                "this is a kubectl taint command",
+            ))),
+        }
     }
 
     /// Runs the command against `nodes` (the visited nodes are the ones it names, or
-    /// all / the selected ones with `--all` / `-l`), with kubectl's output.
+    /// all / the selected ones with `--all` / `-l`), with kubectl's output. For a
+    /// `kubectl label` line the per-node [`TaintRun::results`] are empty (see
+    /// [`kubectl::run_kubectl_label`] for them).
     pub fn apply(&self, nodes: &[Node]) -> TaintRun {
-        kubectl::run_kubectl_taint(&self.args, nodes, self.version)
+        match self.verb {
+            CommandVerb::Taint => kubectl::run_kubectl_taint(&self.args, nodes, self.version),
+            CommandVerb::Label => {
+                let run = kubectl::run_kubectl_label(&self.args, nodes, self.version);
+                TaintRun {
+                    results: Vec::new(),
+                    nodes: run.nodes,
+                    stdout: run.stdout,
+                    stderr: run.stderr,
+                    exit_code: run.exit_code,
+                    warnings: run.warnings,
+                    command_error: run.command_error,
+                }
+            }
+        }
+    }
+
+    /// kubectl's stderr for a command-level error of this line's subcommand.
+    pub fn error_stderr(&self, e: &CommandError) -> String {
+        match self.verb {
+            CommandVerb::Taint => e.stderr(),
+            CommandVerb::Label => kubectl::label_error_stderr(e),
+        }
     }
 }
 
@@ -157,6 +262,24 @@ pub(crate) struct Word {
     pub col: usize,
     /// `;`, `&&`, `||`, `|` separate commands; they come as their own words.
     pub separator: bool,
+}
+
+impl Word {
+    /// The marker [`kubectl_commands`] puts before the arguments of a `kubectl label`
+    /// command: a separator word never occurs among a command's arguments.
+    fn label_marker(at: &Word) -> Word {
+        Word {
+            text: String::from("label"),
+            line: at.line,
+            col: at.col,
+            separator: true,
+        }
+    }
+
+    /// Whether this is the `kubectl label` marker.
+    pub(crate) fn is_label_marker(&self) -> bool {
+        self.separator && self.text == "label"
+    }
 }
 
 /// Byte offset where `kubectl` starts in a line, if the line is a kubectl command: after
@@ -474,7 +597,8 @@ const GLOBAL_VALUE_FLAGS: [&str; 17] = [
 
 /// What one kubectl command line is.
 pub(crate) enum CommandKind {
-    /// `kubectl taint ...`: the arguments (without `taint`) and their words.
+    /// `kubectl taint ...`: the arguments (without `taint`) and their words; for
+    /// `kubectl label` on nodes, the same after a leading [`Word::is_label_marker`].
     Taint(Vec<Word>),
     /// Another subcommand (`get`, `describe`, ...) with its `-o` format, if any.
     Other {
@@ -521,8 +645,16 @@ pub(crate) fn kubectl_commands(words: Vec<Word>) -> Vec<(Word, CommandKind)> {
             ));
             continue;
         };
-        if cmd[v].text == "taint" {
-            let args: Vec<Word> = cmd[1..v].iter().chain(&cmd[v + 1..]).cloned().collect();
+        let label_args = cmd[v].text == "label" && {
+            let texts: Vec<&str> = cmd[v + 1..].iter().map(|w| w.text.as_str()).collect();
+            kubectl::is_node_label_command(&texts)
+        };
+        if cmd[v].text == "taint" || label_args {
+            let marker = label_args.then(|| Word::label_marker(&cmd[v]));
+            let args: Vec<Word> = marker
+                .into_iter()
+                .chain(cmd[1..v].iter().chain(&cmd[v + 1..]).cloned())
+                .collect();
             out.push((first.clone(), CommandKind::Taint(args)));
         } else {
             let mut output = None;
@@ -681,5 +813,88 @@ mod tests {
             }
             _ => panic!(),
         }
+    }
+
+    fn label_lines(paste: &str) -> Vec<(CommandVerb, Vec<String>, Option<String>)> {
+        crate::parse(paste)
+            .taint_commands
+            .into_iter()
+            .map(|c| (c.verb, c.args, c.error))
+            .collect()
+    }
+
+    #[test]
+    fn label_commands_on_nodes_are_read_in_paste_order() {
+        let paste = "$ kubectl taint nodes payments-1 dedicated=payments:NoSchedule\n\
+                     user@host:~$ kubectl label nodes general-1 'dedicated=payments' \\\n  --overwrite\n\
+                     kubectl label node/general-2 \"disktype=ssd\" gpu-\n\
+                     ~ \u{276f} k label no --all -l 'pool in (a,b)' team=ml\n";
+        let got = label_lines(paste);
+        assert_eq!(got.len(), 4, "{got:?}");
+        assert_eq!(got[0].0, CommandVerb::Taint);
+        assert_eq!(got[1].0, CommandVerb::Label);
+        assert_eq!(
+            got[1].1,
+            ["nodes", "general-1", "dedicated=payments", "--overwrite"]
+        );
+        assert_eq!(got[2].1, ["node/general-2", "disktype=ssd", "gpu-"]);
+        assert_eq!(got[3].1, ["no", "--all", "-l", "pool in (a,b)", "team=ml"]);
+        // `--all` with `-l` is kubectl's error, recorded on the line.
+        assert_eq!(
+            got[3].2.as_deref(),
+            Some("error: cannot set --all and --selector at the same time\n")
+        );
+        assert!(got[..3].iter().all(|c| c.2.is_none()), "{got:?}");
+    }
+
+    #[test]
+    fn label_commands_on_other_resources_are_not_node_commands() {
+        let got = label_lines("kubectl label pods web app=web\nkubectl label ns default team=a\n");
+        assert!(got.is_empty(), "{got:?}");
+    }
+
+    #[test]
+    fn label_command_errors_use_kubectl_label_texts() {
+        let p = crate::parse("kubectl label nodes n1 a=b --bogus\nkubectl label nodes n1 a=b=c\n");
+        assert_eq!(p.taint_commands.len(), 2);
+        assert_eq!(
+            p.taint_commands[0].error.as_deref(),
+            Some("error: unknown flag: --bogus\nSee 'kubectl label --help' for usage.\n")
+        );
+        assert_eq!(
+            p.taint_commands[1].error.as_deref(),
+            Some("error: invalid label spec: a=b=c\n")
+        );
+        assert!(
+            p.diagnostics
+                .iter()
+                .any(|d| d.message.contains("invalid label spec: a=b=c")),
+            "{:?}",
+            p.diagnostics
+        );
+        let out = crate::parse(
+            "$ kubectl label node/general-1 dedicated=payments gpu-\nlabel \"gpu\" not found.\nnode/general-1 labeled\n$ kubectl label nodes general-1 dedicated=x\nerror: 'dedicated' already has a value (payments), and --overwrite is false\n",
+        );
+        let seen: Vec<Vec<(String, Outcome)>> = out
+            .taint_commands
+            .iter()
+            .map(|c| {
+                c.results
+                    .iter()
+                    .map(|r| (r.node.clone(), r.outcome.clone()))
+                    .collect()
+            })
+            .collect();
+        let n = || String::from("general-1");
+        assert_eq!(
+            seen,
+            [
+                vec![(n(), Outcome::LabelNotFound), (n(), Outcome::Labeled)],
+                vec![(n(), Outcome::AlreadyHasLabel)]
+            ]
+        );
+        let run = p.taint_commands[0].apply(&[]);
+        assert_eq!(run.exit_code, 1);
+        assert!(p.taint_commands[1].command().is_err());
     }
 }
