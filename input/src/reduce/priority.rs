@@ -20,7 +20,35 @@ const PRIORITY_CLASS_FIELDS: [&str; 7] = [
 /// (`HighestUserDefinablePriority`, `pkg/apis/scheduling/types.go`).
 const HIGHEST_USER_DEFINABLE_PRIORITY: i64 = 1_000_000_000;
 
+/// The classes the API server creates at bootstrap (`systemPriorityClasses`,
+/// `pkg/apis/scheduling/v1/helpers.go`): name and value, neither a global default.
+const SYSTEM_CLASSES: [(&str, i32); 2] = [
+    ("system-node-critical", 2_000_001_000),
+    ("system-cluster-critical", 2_000_000_000),
+];
+
 impl Reducer<'_> {
+    /// A `system-` name must be one of the bootstrap classes, with its value and
+    /// `globalDefault: false` (`ValidatePriorityClass` with `IsKnownSystemPriorityClass`).
+    fn system_class_check(&mut self, pc: &PriorityClass, at: Pos) {
+        let err = match SYSTEM_CLASSES.iter().find(|(n, _)| *n == pc.name) {
+            Some((n, v)) if *v != pc.value => format!("value of {n} PriorityClass must be {v}"),
+            Some((n, _)) if pc.global_default => {
+                format!("globalDefault of {n} PriorityClass must be false")
+            }
+            Some(_) => return,
+            None => format!("{} is not a known system priority class", pc.name),
+        };
+        let loc = self.loc(at, &join(&pc.location.path, "metadata.name"));
+        self.push(Diagnostic::error(
+            Code::InvalidValue,
+            loc,
+            format!(
+                "the API server rejects this class: metadata.name: Forbidden: priority class names with 'system-' prefix are reserved for system use only. error: {err}"
+            ),
+        ));
+    }
+
     pub(super) fn priority_class(&mut self, v: &Value, path: &str, mut obj: Obj) {
         let (name, _, _) = self.metadata(v, path, &mut obj);
         let mut pc = PriorityClass {
@@ -51,6 +79,27 @@ impl Reducer<'_> {
             pc.global_default = self
                 .get_bool(&e.value, &p, "PriorityClass", &mut obj)
                 .unwrap_or(false);
+        }
+        if pc.name.starts_with("system-") && !obj.failed {
+            let at = v
+                .get("metadata")
+                .and_then(|m| m.value.get("name"))
+                .map_or(v.pos, |n| n.value.pos);
+            self.system_class_check(&pc, at);
+        }
+        if pc.global_default
+            && !obj.failed
+            && let Some(d) = self.out.priority_classes.iter().find(|c| c.global_default)
+        {
+            let msg = format!(
+                "a second globalDefault class: the Priority admission plugin refuses to create it (PriorityClass {} is already marked as default. Only one default can exist); if both exist, pods without a priorityClassName get the one with the lower value",
+                d.name
+            );
+            self.push(Diagnostic::warning(
+                Code::InvalidValue,
+                pc.location.clone(),
+                msg,
+            ));
         }
         if let Some(e) = v.get("description") {
             let p = join(path, "description");
@@ -174,6 +223,46 @@ mod tests {
         assert!(p.diagnostics.iter().any(|d| d.severity == Severity::Warning
             && d.code == Code::UnknownField
             && d.message.contains("did you mean \"globalDefault\"")));
+    }
+
+    #[test]
+    fn system_names_and_second_defaults_are_diagnosed() {
+        let p = parse(
+            "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: system-node-critical}\nvalue: 2000001000\n",
+        );
+        assert_eq!(p.diagnostics, vec![]);
+        let p = parse(
+            "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: system-cluster-critical}\nvalue: 10\n",
+        );
+        let e = p.errors().next().expect("an error");
+        assert_eq!(
+            (e.location.line, e.location.path.as_str()),
+            (3, "metadata.name")
+        );
+        assert!(
+            e.message.ends_with("reserved for system use only. error: value of system-cluster-critical PriorityClass must be 2000000000"),
+            "{}",
+            e.message
+        );
+        let p = parse(
+            "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: system-mine}\nvalue: 10\n",
+        );
+        assert!(p.errors().any(|e| {
+            e.message
+                .ends_with("error: system-mine is not a known system priority class")
+        }));
+        let p = parse(
+            "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: a}\nvalue: 1\nglobalDefault: true\n---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: b}\nvalue: 2\nglobalDefault: true\n",
+        );
+        assert_eq!(p.priority_classes.len(), 2);
+        let w: Vec<_> = p.warnings().collect();
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert_eq!(w[0].location.document, 2);
+        assert!(
+            w[0].message.contains(
+                "PriorityClass a is already marked as default. Only one default can exist"
+            )
+        );
     }
 
     #[test]
