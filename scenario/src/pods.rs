@@ -11,7 +11,7 @@ use taintlab_core::admission::{
 use taintlab_core::daemonset::add_or_update_daemon_pod_tolerations;
 use taintlab_core::validation::{FieldError, api_status_message, validate_tolerations};
 use taintlab_core::{Pod, PreemptionPolicy, QosClass, Semantics, Toleration, WorkloadKind};
-use taintlab_input::{Location, PriorityClass, Workload};
+use taintlab_input::{Form, Location, PriorityClass, Workload};
 
 use crate::options::{AdmissionOptions, Options};
 use crate::pane::ParsedPane;
@@ -239,8 +239,10 @@ pub struct PriorityResolution {
 /// * a written `spec.priority` that differs from the computed one, or a written
 ///   `spec.preemptionPolicy` that differs from the class's, is rejected (Forbidden).
 ///
-/// A pod already bound to a node (`spec.nodeName`) that states `spec.priority` was
-/// admitted when it was created: its written priority and policy stand.
+/// A pod that already exists (bound to a node by `spec.nodeName`, or read back from the
+/// API server: `status.qosClass` set, `kubectl describe pod` output, a pods table) and
+/// states `spec.priority` was admitted when it was created: its written priority and
+/// policy stand.
 ///
 /// A class that is not pasted may exist in the cluster, so it is not rejected: the
 /// written `spec.priority` is kept when there is one (a pod read back from the API server
@@ -325,10 +327,16 @@ pub fn resolve_priority(w: Option<&Workload>, classes: &[PriorityClass]) -> Prio
         }
         None
     };
-    // A bound pod that states its priority was admitted when it was created (its class
-    // may have been set as default since): its spec is what the scheduler sees.
-    let bound = w.is_some_and(|w| !w.pod.node_name.is_empty());
-    if bound && written.is_some() {
+    // A pod that exists (bound, or read back from the API server: `status.qosClass`,
+    // describe output, a pods table) and states its priority was admitted when it was
+    // created (its class may have been set as default since): its spec is what the
+    // scheduler sees.
+    let existing = w.is_some_and(|w| {
+        !w.pod.node_name.is_empty()
+            || w.stated_qos_class.is_some()
+            || matches!(w.form, Form::DescribePod | Form::PodTable)
+    });
+    if existing && written.is_some() {
         out.class_name = name.to_string();
         out.create_note = None;
         return out;

@@ -280,3 +280,18 @@ fn a_policy_set_only_on_the_pod_counts_as_written() {
             .is_some_and(|m| m.starts_with("the string value of PreemptionPolicy (Never)"))
     );
 }
+
+#[test]
+fn a_pending_pod_read_back_from_the_api_server_keeps_its_priority() {
+    // `kubectl get pod web -o yaml` of a pending pod: status.qosClass says the API server
+    // wrote it, so its priority was admitted already.
+    let s = scenario(HIGH, "  priorityClassName: high\n  priority: 7\n");
+    assert!(!s.pods[web(&s)].admitted());
+    let text = format!(
+        "{CLUSTER}---\n{HIGH}---\napiVersion: v1\nkind: Pod\nmetadata: {{name: web}}\nspec:\n  priorityClassName: high\n  priority: 7\n  containers: [{{name: c, image: nginx}}]\nstatus: {{phase: Pending, qosClass: BestEffort}}\n"
+    );
+    let s = Scenario::from_text(&text, &options());
+    let w = web(&s);
+    assert!(s.pods[w].admitted());
+    assert_eq!(s.pods[w].priority, 7);
+}
