@@ -500,6 +500,18 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
             off = end;
             continue;
         }
+        // `kubectl get priorityclass` tables.
+        if !indented && let Some(h) = table::priority_class_header(line) {
+            c.flush(off, i);
+            flush_skipped(&mut c.out, &mut skipped);
+            let (body, end) = table_rows(&c, next, i + 2, false);
+            let doc = c.new_doc(Form::PriorityClassTable, i + 1, i + 1 + body.len());
+            table::read_priority_classes(&h, &body, doc, &mut c.out);
+            mode = Mode::Normal;
+            i += 1 + body.len();
+            off = end;
+            continue;
+        }
         // `kubectl get pods -o wide` tables: pods bound to the node of their row. The
         // header is never a line of YAML (no colon, at column 1), so it also ends prose
         // read so far.

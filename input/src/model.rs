@@ -39,6 +39,9 @@ pub enum Form {
     /// A `kubectl get pods -o wide` table (with or without `NAMESPACE`): each row a pod,
     /// bound to the node of its `NODE` column or pending (`<none>`).
     PodTable,
+    /// A `kubectl get priorityclass` table (`NAME VALUE GLOBAL-DEFAULT AGE
+    /// [PREEMPTIONPOLICY]`): each row a PriorityClass.
+    PriorityClassTable,
 }
 
 /// One document of the paste.

@@ -13,7 +13,7 @@ use taintlab_core::{Node, Taint, TaintEffect};
 
 use crate::diag::{Code, Diagnostic, Location};
 use crate::event::{self, SchedulingEvent};
-use crate::model::{Form, InputNode, Parsed, Workload};
+use crate::model::{Form, InputNode, Parsed, PriorityClass, Workload};
 
 /// Column positions read from an events table header.
 #[derive(Clone, Debug, Default)]
@@ -795,6 +795,104 @@ pub(crate) fn read_pods(h: &PodHeader, lines: &[(usize, &str)], doc: usize, out:
             Location::at(doc, lines.first().map_or(0, |l| l.0), 1),
             "kubectl get pods does not print tolerations, node selectors or requests: these pods are read with their names, phases and nodes only (use -o yaml to see the rest)",
         ));
+    }
+}
+
+/// Column positions of a `kubectl get priorityclass` header (`priorityClassColumnDefinitions`
+/// in `pkg/printers/internalversion/printers.go`: Name, Value, Global-Default, Age, and
+/// PreemptionPolicy in newer releases).
+pub(crate) struct PriorityClassHeader {
+    cells: usize,
+    value: usize,
+    global_default: usize,
+    preemption_policy: Option<usize>,
+}
+
+/// Reads a `kubectl get priorityclass` header.
+pub(crate) fn priority_class_header(line: &str) -> Option<PriorityClassHeader> {
+    let line = line.trim_end_matches('\r');
+    if line.len() > MAX_HEADER || line.starts_with([' ', '\t']) || !line.starts_with("NAME") {
+        return None;
+    }
+    let cells: Vec<&str> = line.split_whitespace().collect();
+    let pos = |w: &str| cells.iter().position(|c| *c == w);
+    let value = pos("VALUE")?;
+    let global_default = pos("GLOBAL-DEFAULT")?;
+    if cells.iter().any(|c| {
+        !matches!(
+            *c,
+            "NAME" | "VALUE" | "GLOBAL-DEFAULT" | "AGE" | "PREEMPTIONPOLICY"
+        )
+    }) {
+        return None;
+    }
+    Some(PriorityClassHeader {
+        cells: cells.len(),
+        value,
+        global_default,
+        preemption_policy: pos("PREEMPTIONPOLICY"),
+    })
+}
+
+/// Reads the rows of a `kubectl get priorityclass` table into PriorityClasses.
+pub(crate) fn read_priority_classes(
+    h: &PriorityClassHeader,
+    lines: &[(usize, &str)],
+    doc: usize,
+    out: &mut Parsed,
+) {
+    for (no, raw) in lines {
+        let line = raw.trim_end_matches('\r');
+        let mut words: Vec<(usize, &str)> = Vec::new();
+        let mut pos = 0;
+        for w in line.split_whitespace() {
+            let at = line[pos..].find(w).map_or(pos, |i| i + pos);
+            pos = at + w.len();
+            words.push((at, w));
+        }
+        let col = |at: usize| line[..at].chars().count() + 1;
+        if words.len() != h.cells {
+            out.diagnostics.push(Diagnostic::warning(
+                Code::Unrecognized,
+                Location::at(doc, *no, 1),
+                format!(
+                    "line {no} not read: it does not line up with the PriorityClass table's header"
+                ),
+            ));
+            continue;
+        }
+        let (value_at, value) = words[h.value];
+        let Ok(value) = value.parse::<i32>() else {
+            out.diagnostics.push(Diagnostic::error(
+                Code::WrongType,
+                Location::at(doc, *no, col(value_at)),
+                format!("VALUE {value} is not a whole number; the PriorityClass is not read"),
+            ));
+            continue;
+        };
+        let policy = h.preemption_policy.map(|i| words[i]);
+        if let Some((at, p)) = h
+            .preemption_policy
+            .map(|i| words[i])
+            .filter(|(_, p)| !matches!(*p, "Never" | "PreemptLowerPriority" | "<none>"))
+        {
+            out.diagnostics.push(Diagnostic::error(
+                Code::InvalidValue,
+                Location::at(doc, *no, col(at)),
+                format!("preemptionPolicy \"{p}\" is not one of PreemptLowerPriority, Never"),
+            ));
+        }
+        out.priority_classes.push(PriorityClass {
+            name: words[0].1.to_string(),
+            value,
+            global_default: words[h.global_default].1 == "true",
+            preemption_policy: policy
+                .map(|(_, p)| p)
+                .filter(|p| *p != "<none>")
+                .map(str::to_string),
+            location: Location::at(doc, *no, col(words[0].0)),
+            form: Form::PriorityClassTable,
+        });
     }
 }
 

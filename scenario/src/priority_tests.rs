@@ -295,3 +295,18 @@ fn a_pending_pod_read_back_from_the_api_server_keeps_its_priority() {
     assert!(s.pods[w].admitted());
     assert_eq!(s.pods[w].priority, 7);
 }
+
+#[test]
+fn a_pasted_priorityclass_table_resolves_the_class() {
+    let table = "NAME   VALUE   GLOBAL-DEFAULT   AGE   PREEMPTIONPOLICY\nhigh   1000    false            5d    PreemptLowerPriority\n\n";
+    let s = scenario(table, "  priorityClassName: high\n");
+    let w = web(&s);
+    assert_eq!(s.pods[w].priority, 1000, "{:?}", s.findings);
+    assert_eq!(
+        s.pod_scheduling(w)
+            .expect("pod")
+            .nomination
+            .map(|n| n.victims[0].name.clone()),
+        Some("busy".to_string())
+    );
+}

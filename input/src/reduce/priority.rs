@@ -280,3 +280,55 @@ mod tests {
         assert_eq!(p.workloads[0].preemption_policy_written, None);
     }
 }
+
+#[cfg(test)]
+mod table_tests {
+    use crate::{Code, Form, parse};
+
+    #[test]
+    fn kubectl_get_priorityclass_tables_are_read() {
+        let text = "$ kubectl get priorityclass\nNAME                      VALUE        GLOBAL-DEFAULT   AGE   PREEMPTIONPOLICY\nhigh                      1000         false            5d    Never\nlow                       -10          true             5d    PreemptLowerPriority\nsystem-cluster-critical   2000000000   false            90d   PreemptLowerPriority\n";
+        let p = parse(text);
+        let got: Vec<(&str, i32, bool, Option<&str>)> = p
+            .priority_classes
+            .iter()
+            .map(|c| {
+                (
+                    c.name.as_str(),
+                    c.value,
+                    c.global_default,
+                    c.preemption_policy.as_deref(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("high", 1000, false, Some("Never")),
+                ("low", -10, true, Some("PreemptLowerPriority")),
+                (
+                    "system-cluster-critical",
+                    2_000_000_000,
+                    false,
+                    Some("PreemptLowerPriority")
+                ),
+            ],
+            "{:?}",
+            p.diagnostics
+        );
+        assert_eq!(p.priority_classes[0].location.line, 3);
+        assert_eq!(p.priority_classes[0].form, Form::PriorityClassTable);
+        assert!(p.errors().next().is_none(), "{:?}", p.diagnostics);
+        // The older layout without PREEMPTIONPOLICY, and a bad value.
+        let p = parse(
+            "NAME   VALUE   GLOBAL-DEFAULT   AGE\nmid    50      false            1h\nbad    5x      false            1h\n",
+        );
+        assert_eq!(p.priority_classes.len(), 1);
+        assert_eq!(p.priority_classes[0].preemption_policy, None);
+        let e = p.errors().next().expect("an error");
+        assert_eq!(
+            (e.code, e.location.line, e.location.column),
+            (Code::WrongType, 3, 8)
+        );
+    }
+}
