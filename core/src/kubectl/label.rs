@@ -30,6 +30,15 @@ use crate::validation::{
 };
 use crate::version::KubeVersion;
 
+/// Release whose `kubectl label` names what actually changed (`labelFunc` returns the
+/// keys added and removed): `modified` when both, otherwise `labeled` / `unlabeled`;
+/// before, the message compared the object's JSON (k8s.io/kubectl `pkg/cmd/label`,
+/// `updateDataChangeMsg`). From this release an unchanged node is not sent to the server.
+const CHANGED_KEYS_MINOR: u16 = 36;
+/// Release whose `kubectl label` appends the dry-run suffix (` (dry run)`): before, the
+/// printer's operation was set after the suffix had been applied, which dropped it.
+const DRY_RUN_SUFFIX_MINOR: u16 = 26;
+
 /// `kubectl label` flags besides the shared table of [`super::command`].
 const LABEL_FLAGS: &[FlagDef] = &[
     flag("list", None, FlagKind::Bool, FlagUse::Unsupported),
@@ -72,6 +81,8 @@ pub enum LabelOperation {
     Unlabeled,
     /// Nothing changed.
     NotLabeled,
+    /// From 1.36: labels were both added (or changed) and removed.
+    Modified,
 }
 
 impl LabelOperation {
@@ -81,6 +92,7 @@ impl LabelOperation {
             Self::Labeled => "labeled",
             Self::Unlabeled => "unlabeled",
             Self::NotLabeled => "not labeled",
+            Self::Modified => "modified",
         }
     }
 }
@@ -364,10 +376,12 @@ impl LabelCommand {
     /// `labelFunc` and `updateDataChangeMsg` for one node's labels: the new labels and
     /// what kubectl prints.
     ///
-    /// The message compares the object's JSON before and after: equal is `not labeled`;
-    /// shorter without `--overwrite` is `unlabeled`; anything else `labeled` (so a removal
-    /// with `--overwrite` prints `labeled`, and a node with no labels gets an empty
-    /// `labels` map, printed `labeled`, even when nothing was removed).
+    /// From 1.36 the message names the keys that actually changed: `modified` (added or
+    /// changed, and removed), `labeled`, `unlabeled` or `not labeled`. Before, it
+    /// compared the object's JSON before and after: equal is `not labeled`; shorter
+    /// without `--overwrite` is `unlabeled`; anything else `labeled` (so a removal with
+    /// `--overwrite` prints `labeled`, and a node with no labels gets an empty `labels`
+    /// map, printed `labeled`, even when nothing was removed).
     pub fn update_node_labels(
         &self,
         labels: &BTreeMap<String, String>,
@@ -388,6 +402,20 @@ impl LabelCommand {
         }
         for k in &self.remove_labels {
             new.remove(k);
+        }
+        if self.version.at_least(CHANGED_KEYS_MINOR) {
+            let added = self
+                .new_labels
+                .iter()
+                .any(|(k, v)| labels.get(k) != Some(v));
+            let removed = self.remove_labels.iter().any(|k| labels.contains_key(k));
+            let op = match (added, removed) {
+                (true, true) => LabelOperation::Modified,
+                (true, false) => LabelOperation::Labeled,
+                (false, true) => LabelOperation::Unlabeled,
+                (false, false) => LabelOperation::NotLabeled,
+            };
+            return Ok((new, op));
         }
         let op = if labels.is_empty() {
             // No `labels` field before; an (empty or not) map after.
@@ -450,17 +478,26 @@ impl LabelCommand {
                             }
                         }
                     }
+                    // From 1.36 an unchanged node is not sent to the server.
+                    let sent = |op: LabelOperation| {
+                        !self.version.at_least(CHANGED_KEYS_MINOR)
+                            || op != LabelOperation::NotLabeled
+                    };
                     match self.update_node_labels(&node.labels) {
                         Err(e) => Err(e),
-                        Ok(_) if !server_errors.is_empty() => {
+                        Ok((_, op)) if !server_errors.is_empty() && sent(op) => {
                             Err(LabelNodeError::Invalid(server_errors.clone()))
                         }
                         Ok((labels, op)) => {
+                            let suffix = if self.version.at_least(DRY_RUN_SUFFIX_MINOR) {
+                                self.dry_run.suffix()
+                            } else {
+                                ""
+                            };
                             stdout.push_str(&format!(
-                                "node/{} {}{}\n",
+                                "node/{} {}{suffix}\n",
                                 node.name,
                                 op.as_str(),
-                                self.dry_run.suffix()
                             ));
                             if self.dry_run.persists() {
                                 node.labels = labels;

@@ -67,15 +67,60 @@ fn existing_value_needs_overwrite() {
     assert_eq!(r.stdout, "node/n1 not labeled\n");
 }
 
+fn run_at(minor: u16, args: &[&str], nodes: &[Node]) -> LabelRun {
+    run_kubectl_label(args, nodes, KubeVersion::new(minor, 0))
+}
+
+#[test]
+fn messages_name_the_changed_keys_from_1_36() {
+    let nodes = [node("n1", &[("aa", "bb"), ("zone", "a")])];
+    // Before 1.36 the JSON length decides: `aa-` with `e=f` shrinks the object.
+    let args = ["nodes", "n1", "aa-", "e=f"];
+    assert_eq!(run_at(35, &args, &nodes).stdout, "node/n1 unlabeled\n");
+    assert_eq!(run_at(36, &args, &nodes).stdout, "node/n1 modified\n");
+    assert_eq!(run_at(37, &args, &nodes).stdout, "node/n1 modified\n");
+    let args = ["nodes", "n1", "aa-", "--overwrite"];
+    assert_eq!(run_at(35, &args, &nodes).stdout, "node/n1 labeled\n");
+    assert_eq!(run_at(36, &args, &nodes).stdout, "node/n1 unlabeled\n");
+    let args = ["nodes", "n1", "zone=b", "--overwrite"];
+    assert_eq!(run_at(36, &args, &nodes).stdout, "node/n1 labeled\n");
+    // A node with no labels: the empty map made 1.35 say `labeled`.
+    let bare = [node("bare", &[])];
+    let args = ["nodes", "bare", "gpu-"];
+    assert_eq!(
+        run_at(35, &args, &bare).stdout,
+        "label \"gpu\" not found.\nnode/bare labeled\n"
+    );
+    assert_eq!(
+        run_at(36, &args, &bare).stdout,
+        "label \"gpu\" not found.\nnode/bare not labeled\n"
+    );
+}
+
+#[test]
+fn dry_run_suffix_from_1_26() {
+    let nodes = [node("n1", &[("zone", "a")])];
+    let args = ["nodes", "n1", "gpu=true", "--dry-run=client"];
+    assert_eq!(run_at(25, &args, &nodes).stdout, "node/n1 labeled\n");
+    assert_eq!(
+        run_at(26, &args, &nodes).stdout,
+        "node/n1 labeled (dry run)\n"
+    );
+    assert!(
+        !run_at(25, &args, &nodes).nodes[0]
+            .labels
+            .contains_key("gpu")
+    );
+}
+
 #[test]
 fn removals() {
     let nodes = [node("n1", &[("disktype", "ssd"), ("zone", "a")])];
     let r = run(&["nodes", "n1", "disktype-"], &nodes);
     assert_eq!(r.stdout, "node/n1 unlabeled\n");
     assert_eq!(labels(&r.nodes[0]), [("zone", "a")]);
-    // With --overwrite the shrinking object is still `labeled` (updateDataChangeMsg).
     let r = run(&["nodes", "n1", "disktype-", "--overwrite"], &nodes);
-    assert_eq!(r.stdout, "node/n1 labeled\n");
+    assert_eq!(r.stdout, "node/n1 unlabeled\n");
     // A missing key is a stdout line, not an error.
     let r = run(&["nodes", "n1", "gpu-"], &nodes);
     assert_eq!(r.stdout, "label \"gpu\" not found.\nnode/n1 not labeled\n");
@@ -84,9 +129,6 @@ fn removals() {
     // A client dry run does not print it.
     let r = run(&["nodes", "n1", "gpu-", "--dry-run=client"], &nodes);
     assert_eq!(r.stdout, "node/n1 not labeled (dry run)\n");
-    // A node with no labels field gets an empty map: `labeled`.
-    let r = run(&["nodes", "bare", "gpu-"], &[node("bare", &[])]);
-    assert_eq!(r.stdout, "label \"gpu\" not found.\nnode/bare labeled\n");
 }
 
 #[test]
