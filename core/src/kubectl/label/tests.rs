@@ -275,3 +275,41 @@ fn recognises_node_commands() {
     let op = LabelOperation::NotLabeled;
     assert_eq!(op.as_str().to_string(), "not labeled");
 }
+
+#[test]
+fn never_panics() {
+    let tokens = [
+        "nodes",
+        "node/n1",
+        "n1",
+        "a=b",
+        "a-",
+        "-",
+        "=x",
+        "a=b=c",
+        "--all",
+        "-l",
+        "x in (",
+        "--overwrite",
+        "--dry-run",
+        "-lx=y",
+        "no/",
+        "/n1",
+        "é=ü",
+        "--",
+        "a=",
+        "",
+    ];
+    let nodes = [node("n1", &[("a", "z")]), node("", &[])];
+    for a in tokens {
+        for b in tokens {
+            for c in tokens {
+                for minor in [25, 35, 37] {
+                    let r = run_at(minor, &[a, b, c], &nodes);
+                    assert!(r.exit_code == 0 || !r.stderr.is_empty(), "{a} {b} {c}");
+                    assert_eq!(r.nodes.len(), 2);
+                }
+            }
+        }
+    }
+}
