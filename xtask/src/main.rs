@@ -91,12 +91,12 @@ pub const TASKS: &[Task] = &[
     Task {
         name: "policy",
         args: "",
-        about: "build the Kubewarden policy: policy.wasm (wasm32-wasip1, wasm-opt -O2) and \
+        about: "build the Kubewarden policy: policy.wasm (wasm32-wasip1, wasm-opt -O4) and \
                 annotated-policy.wasm (with the io.kubewarden.metadata section)",
         needs: &[
             Need::Target("wasm32-wasip1"),
             Need::Apt(NODE),
-            // binaryen: wasm-opt -O2
+            // binaryen: wasm-opt -O4
             Need::Npm(NPM_ROOT),
         ],
         includes: &[],
@@ -385,7 +385,7 @@ fn bench(extra: &[String]) -> Result<(), String> {
 
 /// wasm-opt flags for what the Rust 1.95 wasip1 output uses.
 const POLICY_WASM_OPT: &[&str] = &[
-    "-O2",
+    "-O4",
     "--enable-bulk-memory",
     "--enable-bulk-memory-opt",
     "--enable-call-indirect-overlong",
@@ -398,7 +398,7 @@ const POLICY_WASM_OPT: &[&str] = &[
 ];
 
 /// Builds the Kubewarden policy for wasm32-wasip1 with the `policy` profile, runs
-/// wasm-opt -O2 (npm binaryen 132) into `policy.wasm`, and writes
+/// wasm-opt -O4 (npm binaryen 132) into `policy.wasm`, and writes
 /// `annotated-policy.wasm`: the same module with the `io.kubewarden.metadata` section
 /// `kwctl annotate -m metadata.yml -u README.md` writes (see [`annotate`]), both in
 /// `<target>/wasm32-wasip1/policy/`.
@@ -417,7 +417,7 @@ fn policy() -> Result<(), String> {
         ]),
     )?;
     run(
-        "wasm-opt -O2 (policy.wasm)",
+        "wasm-opt -O4 (policy.wasm)",
         tool("wasm-opt")
             .args(POLICY_WASM_OPT)
             .arg(policy_out_dir().join("taintlab_kubewarden.wasm"))

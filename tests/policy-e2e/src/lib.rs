@@ -82,7 +82,7 @@ pub fn wasm_bytes() -> Vec<u8> {
     std::fs::read(&path).unwrap_or_else(|e| {
         panic!(
             "cannot read the policy module {} ({e}). Build it first with `cargo xtask policy` \
-             (cargo build -p taintlab-kubewarden --target wasm32-wasip1 --profile policy, then wasm-opt -O2 \
+             (cargo build -p taintlab-kubewarden --target wasm32-wasip1 --profile policy, then wasm-opt -O4 \
              into target/wasm32-wasip1/policy/policy.wasm) or point {WASM_ENV} at a module.",
             path.display()
         )
