@@ -20,9 +20,11 @@ const BUDGET_GZ_BYTES: u64 = 450_000;
 /// What is asserted meanwhile. With the readers off the first load the page measured
 /// 388,752 B; the scheduler's full filter chain in the scenario (the placement and
 /// preemption filters, resource summaries, their explanations) took it to 459,931 B,
-/// over the target. This ceiling (about 3 % above that figure) keeps any further growth
-/// from going unnoticed until those bytes are found elsewhere.
-const CEILING_GZ_BYTES: u64 = 475_000;
+/// over the target; `kubectl label` lines and PriorityClass resolution to 471,660 B.
+/// This ceiling (about 3 % above that figure, room for Node's gzip in the end-to-end
+/// suite, which counts about 1.5 % more) keeps any further growth from going unnoticed
+/// until those bytes are found elsewhere.
+const CEILING_GZ_BYTES: u64 = 485_000;
 /// Where `cargo xtask serve` listens unless TAINTLAB_PORT says otherwise.
 const DEFAULT_PORT: &str = "8080";
 
