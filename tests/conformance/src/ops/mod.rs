@@ -8,6 +8,7 @@ mod daemonset;
 mod eviction;
 mod go_text;
 mod kubectl;
+mod label;
 mod matching;
 mod node_lifecycle;
 mod placement;
@@ -29,6 +30,7 @@ pub fn run(op: &str, input: &Value, expected: &Value) -> OpResult {
         .or_else(|| daemonset::run(op, input, expected))
         .or_else(|| validation::run(op, input, expected))
         .or_else(|| kubectl::run(op, input, expected))
+        .or_else(|| label::run(op, input, expected))
         .or_else(|| placement::run(op, input, expected))
         .or_else(|| go_text::run(op, input, expected))
         .or_else(|| resources::run(op, input, expected))
