@@ -9,22 +9,17 @@ use crate::diag::{Code, Diagnostic, Location};
 use crate::kubectl::{CommandVerb, TaintCommandLine, Word};
 use crate::model::{Form, Parsed, TaintList};
 
-/// Records a `kubectl taint` command, or a `kubectl label` one when `args` starts with
-/// the label marker: its arguments, and kubectl's verdict on it.
+/// Records a `kubectl taint` or `kubectl label` (on nodes) command: its arguments, and
+/// kubectl's verdict on it.
 pub(crate) fn push_taint_command(
     out: &mut Parsed,
     doc: usize,
     text: String,
     start: &Word,
-    mut args: Vec<Word>,
+    verb: CommandVerb,
+    args: Vec<Word>,
     version: KubeVersion,
 ) {
-    let verb = if args.first().is_some_and(Word::is_label_marker) {
-        args.remove(0);
-        CommandVerb::Label
-    } else {
-        CommandVerb::Taint
-    };
     let location = Location::at(doc, start.line, start.col);
     let arg_locations = args
         .iter()

@@ -308,7 +308,7 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
             c.flush(off, i);
             flush_skipped(&mut c.out, &mut skipped);
             for (first, kind) in kubectl::kubectl_commands(words) {
-                if let CommandKind::Taint(args) = kind {
+                if let CommandKind::NodeEdit(verb, args) = kind {
                     let doc = c.new_doc(Form::KubectlTaint, i + 1, i + 1);
                     let k = c.out.taint_commands.len();
                     commands::push_taint_command(
@@ -316,6 +316,7 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
                         doc,
                         line.trim().to_string(),
                         &first,
+                        verb,
                         args,
                         opts.kubectl_version,
                     );
@@ -362,7 +363,7 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
                 mode = Mode::Normal;
                 for (first, kind) in kubectl::kubectl_commands(words) {
                     match kind {
-                        CommandKind::Taint(args) => {
+                        CommandKind::NodeEdit(verb, args) => {
                             c.described_pod = None;
                             let doc = c.new_doc(Form::KubectlTaint, first.line, i + used);
                             last_cmd = Some(c.out.taint_commands.len());
@@ -371,6 +372,7 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
                                 doc,
                                 cmd_text.clone(),
                                 &first,
+                                verb,
                                 args,
                                 opts.kubectl_version,
                             );

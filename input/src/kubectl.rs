@@ -264,24 +264,6 @@ pub(crate) struct Word {
     pub separator: bool,
 }
 
-impl Word {
-    /// The marker [`kubectl_commands`] puts before the arguments of a `kubectl label`
-    /// command: a separator word never occurs among a command's arguments.
-    fn label_marker(at: &Word) -> Word {
-        Word {
-            text: String::from("label"),
-            line: at.line,
-            col: at.col,
-            separator: true,
-        }
-    }
-
-    /// Whether this is the `kubectl label` marker.
-    pub(crate) fn is_label_marker(&self) -> bool {
-        self.separator && self.text == "label"
-    }
-}
-
 /// Byte offset where `kubectl` starts in a line, if the line is a kubectl command: after
 /// an optional prompt (`$ `, `user@host:~$ `, `[root@host dir]# `, zsh `% `, themed
 /// `~ ❯ ` and `➜  dir git:(main) ✗ `, PowerShell `PS C:\> `, a markdown `> `), and
@@ -597,9 +579,9 @@ const GLOBAL_VALUE_FLAGS: [&str; 17] = [
 
 /// What one kubectl command line is.
 pub(crate) enum CommandKind {
-    /// `kubectl taint ...`: the arguments (without `taint`) and their words; for
-    /// `kubectl label` on nodes, the same after a leading [`Word::is_label_marker`].
-    Taint(Vec<Word>),
+    /// `kubectl taint ...` or `kubectl label` on nodes: which, and the arguments
+    /// (without the verb) with their words.
+    NodeEdit(CommandVerb, Vec<Word>),
     /// Another subcommand (`get`, `describe`, ...) with its `-o` format, if any.
     Other {
         verb: String,
@@ -650,12 +632,13 @@ pub(crate) fn kubectl_commands(words: Vec<Word>) -> Vec<(Word, CommandKind)> {
             kubectl::is_node_label_command(&texts)
         };
         if cmd[v].text == "taint" || label_args {
-            let marker = label_args.then(|| Word::label_marker(&cmd[v]));
-            let args: Vec<Word> = marker
-                .into_iter()
-                .chain(cmd[1..v].iter().chain(&cmd[v + 1..]).cloned())
-                .collect();
-            out.push((first.clone(), CommandKind::Taint(args)));
+            let verb = if label_args {
+                CommandVerb::Label
+            } else {
+                CommandVerb::Taint
+            };
+            let args: Vec<Word> = cmd[1..v].iter().chain(&cmd[v + 1..]).cloned().collect();
+            out.push((first.clone(), CommandKind::NodeEdit(verb, args)));
         } else {
             let mut output = None;
             for (j, w) in cmd.iter().enumerate() {
@@ -800,7 +783,7 @@ mod tests {
         let cmds = kubectl_commands(w);
         assert_eq!(cmds.len(), 2);
         match &cmds[0].1 {
-            CommandKind::Taint(args) => {
+            CommandKind::NodeEdit(CommandVerb::Taint, args) => {
                 let a: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
                 assert_eq!(a, ["--context", "prod", "nodes", "n1", "a=b:NoSchedule"]);
             }
