@@ -2,6 +2,8 @@ import type { Analysis } from "../web/taintlab.js";
 
 /** Loads the engine once per page (every widget shares it). */
 export declare function loadEngine(): Promise<unknown>;
+export { fromFence, isFence, fenceWords, FENCE_OPTIONS } from "./fence.js";
+export type { Fence } from "./fence.js";
 /** Removes the indentation HTML adds around embedded YAML. */
 export declare function dedent(text: string): string;
 

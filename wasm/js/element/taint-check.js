@@ -16,6 +16,9 @@
 
 import init, { analyze } from "../web/taintlab.js";
 import { DEFAULT_PLAYGROUND, playgroundState, playgroundUrl } from "./share.js";
+import { fromFence } from "./fence.js";
+
+export { fromFence, isFence, fenceWords, FENCE_OPTIONS } from "./fence.js";
 
 const WASM_URL = new URL("../web/taintlab_bg.wasm", import.meta.url);
 
@@ -247,6 +250,7 @@ class TaintCheck extends HTMLElement {
   #seq = 0;
   #rendered = false;
   #longest = 0;
+  #fence = null;
 
   connectedCallback() {
     if (!this.#shadow) {
@@ -254,7 +258,7 @@ class TaintCheck extends HTMLElement {
       this.#build();
     }
     if (this.#live) return;
-    if (visible && this.getAttribute("loading") !== "eager") visible.observe(this);
+    if (visible && this.#attr("loading") !== "eager") visible.observe(this);
     else this.activate();
   }
 
@@ -273,13 +277,28 @@ class TaintCheck extends HTMLElement {
     if (this.#live) this.#update();
   }
 
-  /** The source text(s): a YAML script child, a <pre> child, or the attributes. */
+  /** The source text(s): a YAML script child, a <pre> child (a code fence), or the attributes. */
   #source() {
     const script = this.querySelector(':scope > script[type="application/yaml"], :scope > script[type="text/yaml"]');
     if (script) return { yaml: dedent(script.textContent) };
     const pre = this.querySelector(":scope > pre");
-    if (pre) return { yaml: dedent(pre.textContent) };
+    if (pre) {
+      // A site generator's code block: <pre><code>; other children (copy buttons) are not text.
+      const text = (pre.querySelector(":scope > code") ?? pre).textContent;
+      const fence = this.getAttribute("fence");
+      const read = fromFence(text, fence ?? "");
+      if (read.widget) {
+        this.#fence = read;
+        return { yaml: read.yaml };
+      }
+      return { yaml: dedent(text) };
+    }
     return { taints: this.getAttribute("taints") ?? "", tolerations: this.getAttribute("tolerations") ?? "" };
+  }
+
+  /** An attribute, or the option of the code fence it came from. */
+  #attr(name) {
+    return this.getAttribute(name) ?? this.#fence?.attributes[name] ?? null;
   }
 
   #build() {
@@ -306,7 +325,7 @@ class TaintCheck extends HTMLElement {
       this.#timer = setTimeout(() => this.#update(), 120);
     });
     this.#els.result = h("div", { class: "result", "aria-live": "polite" }, h("p", { class: "status", text: "Loading the example…" }));
-    this.#els.heading = h("span", { class: "heading", text: this.getAttribute("heading") || "Taints and tolerations" });
+    this.#els.heading = h("span", { class: "heading", text: this.#attr("heading") || "Taints and tolerations" });
     this.#els.badge = h("span", { class: "badge", text: "live example" });
     this.#els.link = h("a", { class: "playground", target: "_blank", rel: "noopener", href: this.#playgroundBase() }, "Open in playground \u2197");
     this.#els.timing = h("span", { class: "timing" });
@@ -328,7 +347,7 @@ class TaintCheck extends HTMLElement {
 
   #playgroundBase() {
     return (
-      this.getAttribute("playground") ||
+      this.#attr("playground") ||
       document.querySelector('meta[name="taint-check:playground"]')?.content ||
       DEFAULT_PLAYGROUND
     );
@@ -352,10 +371,10 @@ class TaintCheck extends HTMLElement {
 
   #options() {
     const o = {};
-    const v = this.getAttribute("version");
+    const v = this.#attr("version");
     if (v) o.kubernetesVersion = v;
-    if (this.hasAttribute("comparison-operators")) o.comparisonOperators = true;
-    const adm = this.getAttribute("admission");
+    if (this.#attr("comparison-operators") !== null) o.comparisonOperators = true;
+    const adm = this.#attr("admission");
     if (adm === "off" || adm === "false") o.admission = false;
     return o;
   }
@@ -363,8 +382,8 @@ class TaintCheck extends HTMLElement {
   #input() {
     if (this.#els.yaml) return this.#els.yaml.value;
     return {
-      nodes: [{ name: this.getAttribute("node-name") || "node", taints: this.#els.taints.value }],
-      pods: [{ name: this.getAttribute("pod-name") || "pod", tolerations: this.#els.tolerations.value }],
+      nodes: [{ name: this.#attr("node-name") || "node", taints: this.#els.taints.value }],
+      pods: [{ name: this.#attr("pod-name") || "pod", tolerations: this.#els.tolerations.value }],
     };
   }
 
