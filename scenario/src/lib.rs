@@ -35,6 +35,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod blocks;
 pub mod cluster;
 pub mod options;
 pub mod pane;
@@ -47,6 +48,7 @@ use taintlab_core::scheduling::{ClusterResult, schedule};
 use taintlab_core::{Node, Pod, Semantics};
 use taintlab_input::{Code, Location, SchedulingEvent, Severity};
 
+pub use blocks::{Block, Fact, blocks, form_label, join_facts};
 pub use cluster::{CommandEntry, NodeEntry, NodeOrigin};
 pub use options::{
     AdmissionOptions, Options, RestrictionOptions, TolerationsInput, annotation_from_json,
