@@ -226,7 +226,8 @@ export type DiagnosticCode =
   | "yaml-syntax" | "json-syntax" | "input-too-large" | "too-deep" | "alias-bomb"
   | "unknown-anchor" | "too-many-documents" | "wrong-type" | "unknown-field"
   | "duplicate-key" | "bad-key" | "invalid-value" | "missing-field" | "ignored-kind"
-  | "unrecognized" | "kubectl-command" | "describe" | "event" | "lossy" | "skipped-line";
+  | "unrecognized" | "kubectl-command" | "describe" | "event" | "lossy" | "skipped-line"
+  | "tool-error" | "not-modelled";
 
 /** A warning or an error found while reading text. */
 export interface Diagnostic {
@@ -652,7 +653,35 @@ export interface DaemonSetResult {
 // ------------------------------------------------------------------------------------
 
 /** How a document was written. */
-export type Form = "yaml" | "json" | "kubectl-taint" | "describe-node" | "describe-pod" | "event-message" | "taint-spec";
+export type Form =
+  | "yaml" | "json" | "kubectl-taint" | "describe-node" | "describe-pod" | "event-message"
+  | "taint-spec" | "node-table" | "pod-table" | "priority-class-table";
+
+/** The kubectl subcommand of a command line read from text (both edit the pasted nodes). */
+export type CommandVerb = "taint" | "label";
+
+/** What one block of a text was read as and what was read from it: the same view the playground, `<taint-check>` and the CLI show. */
+export interface Block {
+  /** First and last document of the block (consecutive kubectl lines, taint specs or event messages are one block). */
+  document: number;
+  lastDocument: number;
+  form: Form;
+  /** The form in words: `kubectl get pods -o wide`, `YAML`, `kubectl describe node`, ... */
+  formLabel: string;
+  line: number;
+  endLine: number;
+  /** Counts above zero only; `cordoned` breaks down `nodes`, `bound` and `pending` break down `pods`. */
+  read: {
+    nodes?: number; cordoned?: number; pods?: number; bound?: number; pending?: number;
+    workloads?: number; taints?: number; tolerations?: number; taintCommands?: number;
+    labelCommands?: number; events?: number; priorityClasses?: number;
+  };
+  /** In English: `lines 3–9, kubectl get pods -o wide: 3 pods (2 bound, 1 pending)`. */
+  summary: string;
+  /** Diagnostics located in the block. */
+  errors: number;
+  warnings: number;
+}
 
 /** A node read from text. */
 export interface ParsedNode extends Node {
@@ -731,11 +760,14 @@ export interface SchedulingEvent {
 /** `parse`: everything read, with locations, and every diagnostic. */
 export interface ParseResult {
   documents: { index: number; form: Form; line: number; endLine: number }[];
+  /** What each block was read as and what was read from it. */
+  blocks: Block[];
   nodes: ParsedNode[];
   pods: ParsedPod[];
   taints: { taints: Taint[]; locations: Location[]; location: Location; form: Form }[];
   tolerations: { tolerations: Toleration[]; locations: Location[]; location: Location; form: Form }[];
-  taintCommands: { text: string; args: string[]; location: Location; argLocations: Location[]; error: string | null }[];
+  /** `kubectl taint` and `kubectl label` (on nodes) lines, in paste order; `args` follow the verb. */
+  taintCommands: { verb: CommandVerb; text: string; args: string[]; location: Location; argLocations: Location[]; error: string | null }[];
   events: SchedulingEvent[];
   diagnostics: Diagnostic[];
   errors: number;
@@ -849,6 +881,8 @@ export interface Analysis {
   errors: number;
   /** Text input split into the playground's two panes (null for object input). */
   panes: { nodes: string; pods: string } | null;
+  /** What each block of the text input was read as, with the pane it was read in (empty for object input). */
+  blocks: (Block & { pane: AnalysisPane })[];
 }
 
 /** The package version and the Kubernetes releases modelled. */

@@ -420,7 +420,11 @@ pub fn analyze(input: &V, options: &V) -> ApiResult {
             j.null();
         }
     }
-    j.close();
+    j.key("blocks").arr();
+    for p in &panes {
+        super::text::blocks(&mut j, &p.blocks(), Some(pane_name(p.kind)));
+    }
+    j.end().close();
     Ok(j.finish())
 }
 
@@ -456,6 +460,12 @@ mod tests {
             a["pods"][0]["nodes"][0]["eviction"],
             serde_json::Value::Null
         );
+        // The blocks view: one per document, with the pane it was read in.
+        let blocks = a["blocks"].as_array().unwrap();
+        assert_eq!(blocks.len(), 3, "{blocks:?}");
+        assert_eq!(blocks[0]["read"], json!({"nodes": 1}));
+        assert_eq!(blocks[2]["summary"], "lines 20–24, YAML: 1 pod (1 pending)");
+        assert_eq!(blocks[2]["pane"], "text");
         let nodes = a["panes"]["nodes"].as_str().unwrap();
         assert!(
             nodes.contains("kind: Node") && !nodes.contains("kind: Pod"),

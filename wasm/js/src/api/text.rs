@@ -11,6 +11,8 @@ use taintlab_input::{
     Severity, Syntax, Workload,
 };
 
+use taintlab_scenario::{Block, form_label};
+
 use crate::error::{ApiError, ApiResult};
 use crate::read::{self, Obj};
 use crate::write::{self, J};
@@ -142,6 +144,35 @@ pub fn event(j: &mut J, e: &SchedulingEvent) {
     j.end().close();
 }
 
+/// What each block of a text was read as and what was read from it (the scenario's
+/// blocks view, rendered as the playground, `<taint-check>` and the CLI render it);
+/// `pane` names the pane the text was pasted in, for `analyze`. Writes the items of an
+/// array, so several panes' blocks can share one.
+pub fn blocks(j: &mut J, blocks: &[Block], pane: Option<&str>) {
+    for b in blocks {
+        j.open()
+            .c("document", b.document)
+            .c("lastDocument", b.last_document)
+            .s("form", &form(b.form))
+            .s("formLabel", form_label(b.form))
+            .c("line", b.line)
+            .c("endLine", b.end_line)
+            .key("read")
+            .open();
+        for (fact, n) in &b.facts {
+            j.c(fact.id(), *n);
+        }
+        j.close()
+            .s("summary", &b.summary())
+            .c("errors", b.errors)
+            .c("warnings", b.warnings);
+        if let Some(pane) = pane {
+            j.s("pane", pane);
+        }
+        j.close();
+    }
+}
+
 /// Everything read from text.
 pub fn parsed(j: &mut J, p: &Parsed) {
     j.open().key("documents").arr();
@@ -153,6 +184,8 @@ pub fn parsed(j: &mut J, p: &Parsed) {
             .c("endLine", d.end_line)
             .close();
     }
+    j.end().key("blocks").arr();
+    blocks(j, &taintlab_scenario::blocks(p), None);
     j.end().key("nodes").arr();
     for n in &p.nodes {
         j.open();
@@ -194,6 +227,7 @@ pub fn parsed(j: &mut J, p: &Parsed) {
     j.end().key("taintCommands").arr();
     for c in &p.taint_commands {
         j.open()
+            .s("verb", c.verb.as_str())
             .s("text", &c.text)
             .strs("args", &c.args)
             .key("location");
@@ -308,8 +342,14 @@ fn command_args(v: &V, version: KubeVersion) -> ApiResult<Vec<String>> {
                 ..Options::default()
             };
             let p = taintlab_input::parse_with(&line, &opts);
-            let n = p.taint_commands.len();
-            let mut cmds = p.taint_commands.into_iter();
+            // `kubectl label` lines share the command list; they are not this function's.
+            let taints: Vec<_> = p
+                .taint_commands
+                .into_iter()
+                .filter(|c| c.verb.is_taint())
+                .collect();
+            let n = taints.len();
+            let mut cmds = taints.into_iter();
             match (cmds.next(), n) {
                 (Some(c), 1) => Ok(c.args),
                 (_, 0) => Err(ApiError::text(
@@ -561,5 +601,98 @@ mod tests {
             &val(json!({"raw": true})),
         ));
         assert_eq!(raw, "Taints:\t<none>\n");
+    }
+
+    #[test]
+    fn commands_carry_their_verb_and_blocks_say_what_was_read() {
+        let text = "kubectl taint nodes n1 a=b:NoSchedule\nkubectl label nodes n1 disk=ssd\n---\nNAME    READY   STATUS    RESTARTS   AGE   IP         NODE     NOMINATED NODE   READINESS GATES\nweb-1   1/1     Running   0          5m    10.0.0.4   n1       <none>           <none>\nweb-2   0/1     Pending   0          5m    <none>     <none>   <none>           <none>\n";
+        let p = v(parse(&val(json!(text)), &V::Null));
+        assert_eq!(p["taintCommands"][0]["verb"], "taint");
+        assert_eq!(p["taintCommands"][1]["verb"], "label");
+        assert_eq!(
+            p["taintCommands"][1]["args"],
+            json!(["nodes", "n1", "disk=ssd"])
+        );
+        let b = &p["blocks"];
+        assert_eq!(b.as_array().unwrap().len(), 2, "{b}");
+        assert_eq!(b[0]["form"], "kubectl-taint");
+        assert_eq!(
+            b[0]["read"],
+            json!({"taintCommands": 1, "labelCommands": 1})
+        );
+        assert_eq!(b[1]["form"], "pod-table");
+        assert_eq!(b[1]["read"], json!({"pods": 2, "bound": 1, "pending": 1}));
+        assert_eq!(
+            b[1]["summary"],
+            "lines 4–6, kubectl get pods -o wide: 2 pods (1 bound, 1 pending)"
+        );
+        // kubectlTaint takes only a taint command.
+        let e = kubectl_taint(
+            &val(json!("kubectl label nodes n1 disk=ssd")),
+            &val(json!([{"name": "n1"}])),
+            &V::Null,
+        )
+        .unwrap_err();
+        assert_eq!(e.code, "not-found");
+    }
+
+    /// The variant names of a Rust enum as serde's `rename_all = "kebab-case"` writes
+    /// them, read from its source file.
+    fn serialized_variants(source: &str, enum_name: &str) -> Vec<String> {
+        let start = source
+            .find(&format!("pub enum {enum_name} {{"))
+            .unwrap_or_else(|| panic!("enum {enum_name} not found"));
+        let body = &source[start..];
+        let body = &body[body.find('{').unwrap() + 1..body.find("\n}").unwrap()];
+        let variants: Vec<String> = body
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.starts_with("//") && !l.starts_with('#') && !l.is_empty())
+            .map(|l| {
+                let name: String = l
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                write::kebab(&name)
+            })
+            .collect();
+        assert!(variants.len() > 1, "{enum_name}: {variants:?}");
+        variants
+    }
+
+    /// Every `Form` and diagnostic `Code` the input layer can write appears in the
+    /// TypeScript types, so a new Rust variant cannot ship without its type.
+    #[test]
+    fn typescript_unions_name_every_rust_variant() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+        let read = |p: &str| {
+            std::fs::read_to_string(format!("{root}/{p}")).unwrap_or_else(|e| panic!("{p}: {e}"))
+        };
+        let dts = read("wasm/js/types/taintlab.d.ts");
+        let union = |name: &str| -> String {
+            let at = dts
+                .find(&format!("export type {name} ="))
+                .unwrap_or_else(|| panic!("type {name} not in taintlab.d.ts"));
+            let rest = &dts[at..];
+            rest[..rest.find(';').unwrap()].to_string()
+        };
+        for (source, rust, ts) in [
+            ("input/src/model.rs", "Form", "Form"),
+            ("input/src/diag.rs", "Code", "DiagnosticCode"),
+            ("input/src/kubectl.rs", "CommandVerb", "CommandVerb"),
+        ] {
+            let u = union(ts);
+            for name in serialized_variants(&read(source), rust) {
+                assert!(
+                    u.contains(&format!("\"{name}\"")),
+                    "{rust}::{name} is missing from the TypeScript type {ts}: {u}"
+                );
+            }
+        }
+        // The kebab names match serde's (spot check of a multi-word variant).
+        assert_eq!(
+            write::kebab(&format!("{:?}", taintlab_input::Form::PriorityClassTable)),
+            "priority-class-table"
+        );
     }
 }

@@ -18,10 +18,13 @@ import { policyDecision, validatePolicySettings } from "taintlab/policy";
 import type {
   AdmissionResult,
   Analysis,
+  Block,
+  CommandVerb,
   DaemonSetResult,
   EvictionTimeline,
   Explanation,
   FilterPlugin,
+  Form,
   NodeResources,
   PlacementExplanation,
   NodeFailureTimeline,
@@ -115,6 +118,10 @@ const ds: DaemonSetResult = daemonSet({ name: "agent", kind: "DaemonSet" }, [{ n
 
 const p: ParseResult = parse("dedicated=gpu:NoSchedule", { prefer: "taints", strict: false, limits: { maxDepth: 64 } });
 const line: number | undefined = p.diagnostics[0]?.location.line;
+const verbs: CommandVerb[] = p.taintCommands.map((c) => c.verb);
+const read: Block[] = p.blocks;
+const pending: number = (read[0]?.read.pending ?? 0) + verbs.length;
+const form: Form = read[0]?.form ?? "pod-table";
 
 const k: KubectlTaintResult = kubectlTaint("kubectl taint nodes n1 a=b:NoSchedule", [{ name: "n1" }]);
 const k2: KubectlTaintResult = kubectlTaint(["nodes", "--all", "a-"], "kubectl taint nodes n1 a=b:NoSchedule");
