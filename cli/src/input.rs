@@ -101,24 +101,18 @@ impl Joined {
 }
 
 /// Reads every input named by `paths`: `-` is standard input (read once), a directory
-/// is walked recursively in name order for `.yaml`, `.yml` and `.json` files.
+/// is walked recursively in name order for `.yaml`, `.yml` and `.json` files. The
+/// progress bar (shown for a large input on a terminal) counts the bytes.
 pub fn read_all(paths: &[PathBuf]) -> Result<Vec<File>, String> {
-    let mut out = Vec::new();
+    // Every file first, so that the bar knows the total.
+    let mut sources: Vec<Option<PathBuf>> = Vec::new();
     let mut stdin_read = false;
     for p in paths {
         if p.as_os_str() == "-" {
-            if stdin_read {
-                continue;
+            if !stdin_read {
+                sources.push(None);
             }
             stdin_read = true;
-            let mut bytes = Vec::new();
-            std::io::stdin()
-                .read_to_end(&mut bytes)
-                .map_err(|e| format!("cannot read standard input: {e}"))?;
-            out.push(File {
-                name: "<stdin>".into(),
-                text: utf8(bytes, "<stdin>")?,
-            });
         } else if p.is_dir() {
             let mut found = Vec::new();
             walk(p, &mut found)?;
@@ -128,14 +122,46 @@ pub fn read_all(paths: &[PathBuf]) -> Result<Vec<File>, String> {
                     p.display()
                 ));
             }
-            for f in found {
-                out.push(read_file(&f)?);
-            }
+            sources.extend(found.into_iter().map(Some));
         } else {
-            out.push(read_file(p)?);
+            sources.push(Some(p.clone()));
         }
     }
+    let size = |p: &Path| std::fs::metadata(p).map_or(0, |m| m.len());
+    crate::progress::start_reading(sources.iter().flatten().map(|p| size(p)).sum());
+    let mut out = Vec::with_capacity(sources.len());
+    for s in sources {
+        out.push(match s {
+            None => {
+                let bytes = read_counted(std::io::stdin().lock())
+                    .map_err(|e| format!("cannot read standard input: {e}"))?;
+                File {
+                    name: "<stdin>".into(),
+                    text: utf8(bytes, "<stdin>")?,
+                }
+            }
+            Some(p) => read_file(&p)?,
+        });
+    }
+    crate::progress::parsing();
     Ok(out)
+}
+
+/// Reads to the end, telling the progress bar every chunk.
+fn read_counted(mut r: impl Read) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    let mut chunk = vec![0; 1 << 20];
+    loop {
+        match r.read(&mut chunk) {
+            Ok(0) => return Ok(bytes),
+            Ok(n) => {
+                bytes.extend_from_slice(&chunk[..n]);
+                crate::progress::read(n as u64);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 fn utf8(bytes: Vec<u8>, name: &str) -> Result<String, String> {
@@ -149,7 +175,9 @@ fn utf8(bytes: Vec<u8>, name: &str) -> Result<String, String> {
 
 fn read_file(p: &Path) -> Result<File, String> {
     let name = p.display().to_string();
-    let bytes = std::fs::read(p).map_err(|e| format!("{name}: cannot read: {e}"))?;
+    let bytes = std::fs::File::open(p)
+        .and_then(read_counted)
+        .map_err(|e| format!("{name}: cannot read: {e}"))?;
     Ok(File {
         text: utf8(bytes, &name)?,
         name,

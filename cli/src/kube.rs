@@ -50,6 +50,7 @@ fn kubectl(c: &Common, args: &[String]) -> Result<File, String> {
             err.trim_end()
         ));
     }
+    crate::progress::read(out.stdout.len() as u64);
     let text = String::from_utf8(out.stdout)
         .map_err(|_| format!("`{line}` printed something that is not UTF-8"))?;
     Ok(File { name: line, text })
@@ -85,5 +86,6 @@ pub fn fetch(c: &Common, target: Option<&str>) -> Result<(Vec<File>, Vec<File>),
             }
         }
     }
+    crate::progress::parsing();
     Ok((nodes, pods))
 }

@@ -16,9 +16,6 @@ use crate::input::{FileLocation, Joined, read_all};
 use crate::out::{Style, print_error, print_finding};
 use crate::{Common, DaemonSet, EXIT_INPUT};
 
-/// Above this many bytes of input, a status line is shown on a terminal while reading.
-const STATUS_ABOVE_BYTES: usize = 4_000_000;
-
 /// What was read and how it is modelled.
 pub struct Loaded {
     /// `-f`: the whole scenario, or the Pods pane with `--nodes`.
@@ -121,13 +118,6 @@ impl Loaded {
         err_style: Style,
     ) -> Self {
         let v = semantics.version;
-        // A status line on a terminal while a large input is read (the input layer has
-        // no progress hook: this says what is happening, then clears itself).
-        let bytes = main.text.len() + nodes.as_ref().map_or(0, |n| n.text.len());
-        let status = bytes > STATUS_ABOVE_BYTES && std::io::stderr().is_terminal();
-        if status {
-            eprint!("taintlab: reading {:.1} MB…", bytes as f64 / 1e6);
-        }
         let panes = match &nodes {
             None => vec![ParsedPane::parse(&main.text, PaneKind::Combined, v)],
             Some(n) => vec![
@@ -139,9 +129,6 @@ impl Loaded {
                 },
             ],
         };
-        if status {
-            eprint!("\r\x1b[K");
-        }
         let daemon_set = match c.daemonset.unwrap_or(DaemonSet::Auto) {
             DaemonSet::Auto => None,
             DaemonSet::All => Some(true),

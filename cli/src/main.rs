@@ -15,6 +15,7 @@ mod input;
 mod kube;
 mod load;
 mod out;
+mod progress;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -411,11 +412,12 @@ fn main() -> ExitCode {
         Err(e) => e.exit(),
     };
     let mut command = cli.command;
-    if let Some(c) = command.common_mut()
-        && let Err(e) = config::apply(c)
-    {
-        out::print_error(&out::Style::stderr(c.color), &e);
-        return ExitCode::from(EXIT_INPUT);
+    if let Some(c) = command.common_mut() {
+        if let Err(e) = config::apply(c) {
+            out::print_error(&out::Style::stderr(c.color), &e);
+            return ExitCode::from(EXIT_INPUT);
+        }
+        progress::configure(progress::Settings::detect(c.quiet, c.color));
     }
     let code = match command {
         Command::Why(a) => cmd::why::run(&a),
@@ -433,6 +435,7 @@ fn main() -> ExitCode {
             0
         }
     };
+    progress::clear();
     ExitCode::from(code)
 }
 

@@ -15,6 +15,7 @@ use crate::load::Loaded;
 /// program quietly with exit code 141, as a shell reports a SIGPIPE death.
 pub fn write_stdout(s: &str) {
     use std::io::Write;
+    crate::progress::clear();
     let mut out = std::io::stdout().lock();
     if out
         .write_all(s.as_bytes())
@@ -83,6 +84,11 @@ impl Style {
         }
     }
 
+    /// Whether it paints.
+    pub fn is_on(&self) -> bool {
+        self.on
+    }
+
     /// Red.
     pub fn red(&self, s: &str) -> String {
         self.paint("31", s)
@@ -107,6 +113,7 @@ impl Style {
 
 /// `taintlab: error: message` on stderr.
 pub fn print_error(style: &Style, message: &str) {
+    crate::progress::clear();
     eprintln!("taintlab: {}: {message}", style.red(&style.bold("error")));
 }
 
@@ -124,6 +131,7 @@ fn kind_word(f: &Finding) -> &'static str {
 /// A finding on stderr as `file:line:col: error: message`, then the offending line
 /// with a caret under the column.
 pub fn print_finding(l: &Loaded, f: &Finding) {
+    crate::progress::clear();
     eprint!("{}", format_finding(l, f, &l.err_style));
 }
 

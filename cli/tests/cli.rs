@@ -859,8 +859,9 @@ fn a_config_file_sets_defaults_and_flags_win() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-#[test]
-fn a_large_input_without_a_terminal_prints_no_status_line() {
+/// A `kubectl get nodes -o json` of 60 tainted nodes, over 4 MB (the progress bar's
+/// threshold).
+fn large_nodes() -> String {
     let pad = "x".repeat(80_000);
     let items: Vec<String> = (0..60)
         .map(|i| {
@@ -874,27 +875,123 @@ fn a_large_input_without_a_terminal_prints_no_status_line() {
         items.join(",")
     );
     assert!(nodes.len() > 4_000_000);
-    let o = run_with(
+    nodes
+}
+
+#[test]
+fn a_large_input_without_a_terminal_prints_no_progress_bar() {
+    let nodes = large_nodes();
+    let dir = std::env::temp_dir().join(format!("taintlab-large-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("nodes.json");
+    std::fs::write(&file, &nodes).unwrap();
+    let file = file.to_str().unwrap().to_string();
+    // From a pipe and from a file, without --quiet: stderr is not a terminal.
+    for (from, stdin) in [("-", Some(nodes.as_str())), (file.as_str(), None)] {
+        for format in ["text", "json"] {
+            let o = run_with(
+                &[
+                    "why",
+                    "web",
+                    "-f",
+                    "manifests/web.yaml",
+                    "--nodes",
+                    from,
+                    "-o",
+                    format,
+                ],
+                stdin,
+                &[],
+            );
+            assert_eq!(code(&o), 1, "{}", stderr(&o));
+            if format == "text" {
+                assert!(
+                    stdout(&o)
+                        .contains("0/60 nodes are available: 60 node(s) had untolerated taint(s)."),
+                    "{}",
+                    stdout(&o)
+                );
+                assert!(stdout(&o).contains("n0 and 59 more"), "{}", stdout(&o));
+            }
+            assert!(stderr(&o).is_empty(), "{from} -o {format}: {}", stderr(&o));
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Runs the binary with a pseudo-terminal as its stdin, stdout and stderr (util-linux
+/// `script`), returning everything the terminal received.
+fn run_on_a_terminal(args: &[&str], env: &[(&str, &str)]) -> String {
+    let quote = |s: &str| format!("'{}'", s.replace('\'', "'\\''"));
+    let mut line = quote(env!("CARGO_BIN_EXE_taintlab"));
+    for a in args {
+        line.push(' ');
+        line.push_str(&quote(a));
+    }
+    let mut c = Command::new("script");
+    c.args(["-q", "-e", "-c", &line, "/dev/null"])
+        .current_dir(fixtures())
+        .env_remove("NO_COLOR")
+        .env_remove("TAINTLAB_CONFIG")
+        .env("TERM", "xterm")
+        .env("XDG_CONFIG_HOME", fixtures().join("no-such-config-dir"))
+        .stdin(Stdio::null());
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let o = c.output().expect("util-linux script runs");
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn a_large_input_on_a_terminal_shows_a_progress_bar_that_clears_before_the_answer() {
+    let nodes = large_nodes();
+    let dir = std::env::temp_dir().join(format!("taintlab-tty-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("nodes.json");
+    std::fs::write(&file, &nodes).unwrap();
+    let file = file.to_str().unwrap();
+    let args = [
+        "why",
+        "web",
+        "-f",
+        "manifests/web.yaml",
+        "--nodes",
+        file,
+        "--color",
+        "never",
+    ];
+    let shown = run_on_a_terminal(&args, &[]);
+    let bar = shown
+        .find("taintlab: reading")
+        .unwrap_or_else(|| panic!("no bar: {shown:?}"));
+    let answer = shown
+        .find("0/60 nodes are available")
+        .unwrap_or_else(|| panic!("no answer: {shown:?}"));
+    assert!(bar < answer, "{shown:?}");
+    // The last line of the bar is erased before the answer is printed.
+    let erased = shown[bar..answer]
+        .rfind("\x1b[2K")
+        .or(shown[bar..answer].rfind("\x1b[K"));
+    assert!(erased.is_some(), "{shown:?}");
+    assert!(!shown[answer..].contains("taintlab: "), "{shown:?}");
+    // --quiet, and a small input, draw nothing.
+    let quiet: Vec<&str> = args.iter().copied().chain(["-q"]).collect();
+    assert!(!run_on_a_terminal(&quiet, &[]).contains("taintlab: "));
+    let small = run_on_a_terminal(
         &[
             "why",
             "web",
             "-f",
             "manifests/web.yaml",
             "--nodes",
-            "-",
-            "-q",
+            "nodes.json",
         ],
-        Some(&nodes),
         &[],
     );
-    assert_eq!(code(&o), 1, "{}", stderr(&o));
-    assert!(
-        stdout(&o).contains("0/60 nodes are available: 60 node(s) had untolerated taint(s)."),
-        "{}",
-        stdout(&o)
-    );
-    assert!(stdout(&o).contains("n0 and 59 more"), "{}", stdout(&o));
-    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+    assert!(small.contains("0/3 nodes are available"), "{small:?}");
+    assert!(!small.contains("taintlab: reading"), "{small:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -23,14 +23,22 @@ pub fn load(c: &Common) -> Result<(Loaded, Scenario), u8> {
 /// [`load`] for one pod (`why POD`): from the cluster, its workload object is read too.
 pub fn load_for(c: &Common, target: Option<&str>) -> Result<(Loaded, Scenario), u8> {
     let l = Loaded::read_for(c, target)?;
+    crate::progress::phase(BUILDING);
     let s = l.scenario();
+    crate::progress::clear();
     l.report(&s, c.quiet)?;
     Ok((l, s))
 }
 
+/// The progress bar's message while the scenario is built.
+pub const BUILDING: &str = "building the scenario (admission, scheduling, eviction)";
+
 /// npm `analyze`'s JSON for the inputs, or the exit code after printing why not.
 pub fn analyze(l: &Loaded) -> Result<String, u8> {
-    l.analyze_json().map_err(|e| {
+    crate::progress::phase("computing the JSON");
+    let json = l.analyze_json();
+    crate::progress::clear();
+    json.map_err(|e| {
         print_error(&l.err_style, &e);
         crate::EXIT_INPUT
     })

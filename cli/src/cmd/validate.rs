@@ -41,7 +41,9 @@ pub fn run(a: &ValidateArgs) -> u8 {
         Ok(l) => l,
         Err(c) => return c,
     };
+    crate::progress::phase(super::BUILDING);
     let s = l.scenario();
+    crate::progress::clear();
     if s.findings.iter().any(is_fatal) {
         for f in s.findings.iter().filter(|f| is_fatal(f)) {
             print_finding(&l, f);
