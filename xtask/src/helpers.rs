@@ -119,11 +119,12 @@ pub const NPM_ROOT: NpmPackages = NpmPackages {
     bins: &["wasm-opt"],
 };
 
-/// `wasm/js/package.json`: binaryen, playwright-core and typescript for the npm package.
+/// `wasm/js/package.json`: binaryen, playwright-core, typescript and esbuild (the one-file
+/// element) for the npm package.
 pub const NPM_JS: NpmPackages = NpmPackages {
     dir: "wasm/js",
-    packages: &["binaryen", "playwright-core", "typescript"],
-    bins: &["wasm-opt", "tsc"],
+    packages: &["binaryen", "playwright-core", "typescript", "esbuild"],
+    bins: &["wasm-opt", "tsc", "esbuild"],
 };
 
 /// Written next to `node_modules` after `npm ci`: a hash of the lockfile it used.

@@ -21,3 +21,8 @@ export interface Fence {
 }
 /** Reads a fenced code block: its text and its info string (`yaml taint-check version=1.33`). */
 export declare function fromFence(text: string, info?: string): Fence;
+/**
+ * Whether YAML lost its indentation (every line of a document at column 0, a field with
+ * an empty value followed by another field): where, or null.
+ */
+export declare function lostIndentation(text: string): { key: string; line: number; next: string; nextLine: number } | null;

@@ -135,3 +135,31 @@ export function fromFence(text, info = "") {
   while (lines.length && !lines[0].trim()) lines.shift();
   return { widget: true, yaml: lines.length ? lines.join("\n") + "\n" : "", attributes, errors };
 }
+
+const KEY_ALONE = /^([a-z][A-Za-z0-9_.\/-]*):[ \t]*(#.*)?$/;
+const KEY = /^([a-z][A-Za-z0-9_.\/-]*):(?:[ \t]|$)/;
+
+/**
+ * Whether YAML lost its indentation on the way to the page (a Markdown or MDX pass that
+ * strips leading spaces): in one of its documents every line starts at column 0 and a
+ * field with nothing after its colon (`spec:`) is followed by another field (`tolerations:`),
+ * which then is no longer inside it. Returns `{key, line, next, nextLine}` (1-based lines)
+ * or null. Read as written, such a document gives a verdict for a different object
+ * (a pod without its tolerations), so the widget shows this instead.
+ */
+export function lostIndentation(text) {
+  const docs = [[]];
+  String(text ?? "").replace(/\r\n?/g, "\n").split("\n").forEach((l, i) => {
+    if (/^(---|\.\.\.)([ \t]|$)/.test(l)) docs.push([]);
+    else if (l.trim() && !/^[ \t]*#/.test(l)) docs[docs.length - 1].push([l, i + 1]);
+  });
+  for (const doc of docs) {
+    if (doc.some(([l]) => /^[ \t]/.test(l))) continue;
+    for (let k = 0; k + 1 < doc.length; k++) {
+      const alone = KEY_ALONE.exec(doc[k][0]);
+      const next = alone && KEY.exec(doc[k + 1][0]);
+      if (next) return { key: alone[1], line: doc[k][1], next: next[1], nextLine: doc[k + 1][1] };
+    }
+  }
+  return null;
+}

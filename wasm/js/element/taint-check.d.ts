@@ -2,8 +2,18 @@ import type { Analysis } from "../web/taintlab.js";
 
 /** Loads the engine once per page (every widget shares it). */
 export declare function loadEngine(): Promise<unknown>;
-export { fromFence, isFence, fenceWords, FENCE_OPTIONS } from "./fence.js";
+export { fromFence, isFence, fenceWords, FENCE_OPTIONS, lostIndentation } from "./fence.js";
 export type { Fence } from "./fence.js";
+/** The widget's languages (BCP 47 tags). */
+export declare const LANGS: readonly ["en", "zh-CN", "pt-BR"];
+/** The widget language for a BCP 47 tag (Chinese variants: zh-CN, Portuguese: pt-BR, else en). */
+export declare function langFromTag(tag: string): "en" | "zh-CN" | "pt-BR";
+/**
+ * Page-wide settings. `playground`: the playground's base URL for every widget's "Open in
+ * playground" link (without one, here, in `<meta name="taint-check:playground">` or in the
+ * widget's `playground` attribute, the link is hidden).
+ */
+export declare function configure(options: { playground?: string | null }): void;
 /** Removes the indentation HTML adds around embedded YAML. */
 export declare function dedent(text: string): string;
 
@@ -21,7 +31,8 @@ export interface TaintCheckRenderDetail {
  *
  * Content: a child `<script type="application/yaml">` (or `<pre>`), or the `taints` and
  * `tolerations` attributes. Other attributes: `version`, `comparison-operators`,
- * `admission="off"`, `node-name`, `pod-name`, `heading`, `playground`, `loading="eager"`.
+ * `admission="off"`, `node-name`, `pod-name`, `heading`, `playground`, `loading="eager"`,
+ * `lang`, `fence` (a code fence's info string, for a `<pre>` child).
  */
 export declare class TaintCheck extends HTMLElement {
   static readonly observedAttributes: string[];
@@ -29,6 +40,8 @@ export declare class TaintCheck extends HTMLElement {
   activate(): Promise<void>;
   /** Re-reads the host page's light or dark look. */
   updateScheme(): void;
+  /** Re-reads the page's language and the playground URL, and renders again. */
+  refresh(): void;
 }
 
 declare global {

@@ -15,10 +15,26 @@
 // explanation and, for NoExecute taints, the eviction timeline follow as they type.
 
 import init, { analyze } from "../web/taintlab.js";
-import { DEFAULT_PLAYGROUND, playgroundState, playgroundUrl } from "./share.js";
-import { fromFence } from "./fence.js";
+import { playgroundState, playgroundUrl } from "./share.js";
+import { fromFence, lostIndentation } from "./fence.js";
+import { STRINGS, langFromTag, t as tr } from "./i18n.js";
 
-export { fromFence, isFence, fenceWords, FENCE_OPTIONS } from "./fence.js";
+const hasString = (key) => key in STRINGS.en;
+
+export { fromFence, isFence, fenceWords, FENCE_OPTIONS, lostIndentation } from "./fence.js";
+export { langFromTag, LANGS } from "./i18n.js";
+
+const settings = { playground: null };
+
+/**
+ * Page-wide settings: `playground`, the playground's base URL for every widget's "Open in
+ * playground" link (as `<meta name="taint-check:playground" content="...">` does). Without
+ * a URL (here, in the meta tag or the widget's `playground` attribute) the link is hidden.
+ */
+export function configure(options = {}) {
+  if ("playground" in options) settings.playground = options.playground || null;
+  for (const w of live) w.refresh();
+}
 
 const WASM_URL = new URL("../web/taintlab_bg.wasm", import.meta.url);
 
@@ -97,40 +113,7 @@ function watchTheme() {
   matchMedia("(prefers-color-scheme: dark)").addEventListener("change", update);
 }
 
-// --- wording -----------------------------------------------------------------------
-
-const HOLD = {
-  gated: "held by spec.schedulingGates: not scheduled",
-  "other-scheduler": "another scheduler's pod: the default scheduler leaves it",
-  "no-daemon-pod": "the DaemonSet controller creates no pod for this node",
-  "scheduler-error": "the scheduling cycle ends with an error",
-};
-const ORIGIN = {
-  "default-toleration-seconds": "added by DefaultTolerationSeconds",
-  daemonset: "added by the DaemonSet controller",
-  "namespace-default": "added by PodTolerationRestriction (namespace default)",
-  "cluster-default": "added by PodTolerationRestriction (cluster default)",
-  "memory-pressure": "added by PodTolerationRestriction",
-  "extended-resource": "added by ExtendedResourceToleration",
-};
-
-const MISS = {
-  "effect-mismatch": "other effect",
-  "key-mismatch": "other key",
-  "value-mismatch": "other value",
-  "comparison-gate-off": "Lt/Gt need the TaintTolerationComparisonOperators gate",
-  "not-an-integer": "Lt/Gt need integer values",
-  "comparison-false": "the comparison is false",
-  "unknown-operator": "unknown operator",
-};
-
-const VIA = {
-  "exists-any-key": "Exists with no key: every taint",
-  exists: "Exists: any value",
-  equal: "Equal: same value",
-  "less-than": "Lt: taint value is smaller",
-  "greater-than": "Gt: taint value is larger",
-};
+// --- wording (the words themselves are in i18n.js) ----------------------------------
 
 function tolerationText(t) {
   const parts = [];
@@ -143,10 +126,10 @@ function tolerationText(t) {
   return s;
 }
 
-function seconds(n) {
-  if (n < 120) return `${n} s`;
-  if (n < 7200) return `${Math.round(n / 6) / 10} min (${n} s)`;
-  return `${Math.round(n / 360) / 10} h (${n} s)`;
+function seconds(lang, n) {
+  if (n < 120) return tr(lang, "seconds", n);
+  if (n < 7200) return tr(lang, "minutes", Math.round(n / 6) / 10, n);
+  return tr(lang, "hours", Math.round(n / 360) / 10, n);
 }
 
 const STYLE = `
@@ -225,6 +208,7 @@ code { font-family: var(--_mono); font-size: .88em; background: var(--_surface);
 .notes { margin-top: .8em; font-size: .82em; color: var(--_muted); }
 a { color: var(--_accent); }
 .timing { color: var(--_muted); }
+.playground[hidden] { display: none; }
 `;
 
 // --- the element ---------------------------------------------------------------------
@@ -240,7 +224,7 @@ function unreadable(d) {
 
 class TaintCheck extends HTMLElement {
   static get observedAttributes() {
-    return ["taints", "tolerations", "version", "comparison-operators", "admission", "node-name", "pod-name", "playground", "heading"];
+    return ["taints", "tolerations", "version", "comparison-operators", "admission", "node-name", "pod-name", "playground", "heading", "lang"];
   }
 
   #shadow = null;
@@ -251,6 +235,7 @@ class TaintCheck extends HTMLElement {
   #rendered = false;
   #longest = 0;
   #fence = null;
+  #lang = "en";
 
   connectedCallback() {
     if (!this.#shadow) {
@@ -273,7 +258,11 @@ class TaintCheck extends HTMLElement {
       const field = this.#els[name];
       if (field) field.value = value ?? "";
     }
-    if (name === "heading") this.#els.heading.textContent = value || "Taints and tolerations";
+    if (name === "heading") this.#els.heading.textContent = value || this.#t("heading");
+    if (name === "lang" || name === "playground") {
+      this.refresh();
+      return;
+    }
     if (this.#live) this.#update();
   }
 
@@ -296,6 +285,19 @@ class TaintCheck extends HTMLElement {
     return { taints: this.getAttribute("taints") ?? "", tolerations: this.getAttribute("tolerations") ?? "" };
   }
 
+  /** A string of the widget's language. */
+  #t(key, ...args) {
+    return tr(this.#lang, key, ...args);
+  }
+
+  /** The language of the page where the widget sits: its `lang`, an ancestor's, the document's. */
+  #pageLang() {
+    const own = this.#attr("lang");
+    if (own) return langFromTag(own);
+    const at = this.closest("[lang]")?.getAttribute("lang") || document.documentElement.lang || "";
+    return langFromTag(at);
+  }
+
   /** An attribute, or the option of the code fence it came from. */
   #attr(name) {
     return this.getAttribute(name) ?? this.#fence?.attributes[name] ?? null;
@@ -303,17 +305,18 @@ class TaintCheck extends HTMLElement {
 
   #build() {
     const src = this.#source();
+    this.#lang = this.#pageLang();
     const rows = (t) => Math.min(28, Math.max(3, t.split("\n").length + 1));
     const editor = h("div", { class: "editor" });
     if ("yaml" in src) {
       this.#els.yaml = h("textarea", {
         class: "yaml", spellcheck: "false", autocapitalize: "off", autocomplete: "off",
-        rows: rows(src.yaml), "aria-label": "Nodes and pods (editable)",
+        rows: rows(src.yaml), "aria-label": this.#t("editable"),
       });
       this.#els.yaml.value = src.yaml;
       editor.append(this.#els.yaml);
     } else {
-      for (const [name, label] of [["taints", "Node taints"], ["tolerations", "Pod tolerations"]]) {
+      for (const [name, label] of [["taints", this.#t("nodeTaints")], ["tolerations", this.#t("podTolerations")]]) {
         const field = h("textarea", { class: name, spellcheck: "false", autocapitalize: "off", autocomplete: "off", rows: rows(src[name]) });
         field.value = src[name];
         this.#els[name] = field;
@@ -324,10 +327,11 @@ class TaintCheck extends HTMLElement {
       clearTimeout(this.#timer);
       this.#timer = setTimeout(() => this.#update(), 120);
     });
-    this.#els.result = h("div", { class: "result", "aria-live": "polite" }, h("p", { class: "status", text: "Loading the example…" }));
-    this.#els.heading = h("span", { class: "heading", text: this.#attr("heading") || "Taints and tolerations" });
-    this.#els.badge = h("span", { class: "badge", text: "live example" });
-    this.#els.link = h("a", { class: "playground", target: "_blank", rel: "noopener", href: this.#playgroundBase() }, "Open in playground \u2197");
+    this.#els.result = h("div", { class: "result", "aria-live": "polite" }, h("p", { class: "status", text: this.#t("loading") }));
+    this.#els.heading = h("span", { class: "heading", text: this.#attr("heading") || this.#t("heading") });
+    this.#els.badge = h("span", { class: "badge", text: this.#t("liveExample") });
+    const base = this.#playgroundBase();
+    this.#els.link = h("a", { class: "playground", target: "_blank", rel: "noopener", href: base ?? "#", hidden: !base }, this.#t("openPlayground"));
     this.#els.timing = h("span", { class: "timing" });
     this.#els.box = h(
       "div",
@@ -345,12 +349,27 @@ class TaintCheck extends HTMLElement {
     this.#els.box?.classList.toggle("dark", hostIsDark(this));
   }
 
+  /** The playground's URL: the attribute (or fence option), configure(), the meta tag; null hides the link. */
   #playgroundBase() {
     return (
       this.#attr("playground") ||
+      settings.playground ||
       document.querySelector('meta[name="taint-check:playground"]')?.content ||
-      DEFAULT_PLAYGROUND
+      null
     );
+  }
+
+  /** Re-reads the language and the playground URL and renders again. */
+  refresh() {
+    if (!this.#shadow) return;
+    this.#lang = this.#pageLang();
+    this.#els.heading.textContent = this.#attr("heading") || this.#t("heading");
+    this.#els.link.textContent = this.#t("openPlayground");
+    const base = this.#playgroundBase();
+    this.#els.link.hidden = !base;
+    if (!base) this.#els.link.href = "#";
+    if (this.#live) this.#update();
+    else this.#els.badge.textContent = this.#t("liveExample");
   }
 
   /** Loads the engine (shared) and renders the live example. Called when the widget is near the viewport. */
@@ -359,7 +378,7 @@ class TaintCheck extends HTMLElement {
     try {
       await loadEngine();
     } catch (e) {
-      this.#els.result.replaceChildren(h("p", { class: "error", text: `The Taintlab engine could not be loaded: ${e?.message ?? e}` }));
+      this.#els.result.replaceChildren(h("p", { class: "error", text: this.#t("engineFailed", e?.message ?? e) }));
       return;
     }
     this.#live = true;
@@ -394,6 +413,15 @@ class TaintCheck extends HTMLElement {
     const options = this.#options();
     let analysis;
     for (const f of [this.#els.yaml, this.#els.taints, this.#els.tolerations]) f?.removeAttribute("aria-invalid");
+    if (this.#fence?.errors.length) {
+      this.#renderProblem(this.#t("fenceWrong"), this.#fence.errors.join("\n"), "fence");
+      return;
+    }
+    const lost = this.#els.yaml ? lostIndentation(this.#els.yaml.value) : null;
+    if (lost) {
+      this.#renderProblem(this.#t("mangled"), this.#t("mangledDetail", `${lost.key}:`, lost.line, `${lost.next}:`, lost.nextLine), "indentation");
+      return;
+    }
     try {
       analysis = analyze(this.#input(), options);
     } catch (e) {
@@ -408,6 +436,7 @@ class TaintCheck extends HTMLElement {
       this.#renderError(unread);
       return;
     }
+    this.removeAttribute("data-problem");
     this.#render(analysis);
     const ms = performance.now() - started;
     this.#els.timing.textContent = `${ms < 1 ? "<1" : Math.round(ms)} ms`;
@@ -430,31 +459,42 @@ class TaintCheck extends HTMLElement {
       comparisonOperators: analysis.comparisonOperators,
       admission: analysis.admission,
     });
-    playgroundUrl(this.#playgroundBase(), state).then((href) => {
-      if (seq === this.#seq) this.#els.link.href = href;
-    });
+    const base = this.#playgroundBase();
+    this.#els.link.hidden = !base;
+    if (base) {
+      playgroundUrl(base, state).then((href) => {
+        if (seq === this.#seq) this.#els.link.href = href;
+      });
+    }
   }
 
   #renderError(e) {
     const loc = e?.location;
     const where = [];
-    if (loc?.line) where.push(`line ${loc.line}, column ${loc.column}`);
+    if (loc?.line) where.push(this.#t("lineColumn", loc.line, loc.column));
     if (loc?.path) where.push(loc.path);
     const field = this.#els.yaml ?? (String(e?.argument ?? "").includes("taints") ? this.#els.taints : this.#els.tolerations);
     field?.setAttribute("aria-invalid", "true");
+    this.#renderProblem(this.#t("cannotRead"), (where.length ? `${where.join(": ")}\n` : "") + (e?.message ?? String(e)), "input");
+  }
+
+  /** A problem shown instead of a verdict: a title, the details, `data-problem` for styling and tests. */
+  #renderProblem(title, detail, kind) {
+    this.#els.yaml?.setAttribute("aria-invalid", "true");
     this.#els.result.replaceChildren(
-      h("p", { class: "verdict bad" }, h("span", { class: "icon", text: "!" }), "The example cannot be read"),
-      h("p", { class: "error", text: (where.length ? `${where.join(": ")}\n` : "") + (e?.message ?? String(e)) }),
+      h("p", { class: "verdict bad" }, h("span", { class: "icon", text: "!" }), title),
+      h("p", { class: "error", text: detail }),
     );
     this.setAttribute("data-state", "error");
+    this.setAttribute("data-problem", kind);
   }
 
   #render(a) {
     const version = a.kubernetesVersion.replace(/\.0$/, "");
-    this.#els.badge.textContent = `Kubernetes ${version}${a.comparisonOperators ? " + Lt/Gt gate" : ""}`;
+    this.#els.badge.textContent = this.#t("kubernetes", version) + (a.comparisonOperators ? this.#t("ltGtGate") : "");
     const out = [];
     if (!a.pods.length || !a.nodes.length) {
-      out.push(h("p", { class: "status", text: !a.nodes.length ? "Add a node with taints (or a `kubectl taint` line) to see a verdict." : "Add a pod with tolerations to see a verdict." }));
+      out.push(h("p", { class: "status", text: this.#t(!a.nodes.length ? "addNode" : "addPod") }));
     }
     if (a.nodes.length) {
       // Timelines share one scale, so that 300 s and 6000 s look different.
@@ -469,7 +509,7 @@ class TaintCheck extends HTMLElement {
     if (warnings.length) {
       out.push(
         h("div", { class: "notes" },
-          h("ul", null, warnings.map((d) => h("li", null, d.location.line ? `line ${d.location.line}: ` : "", d.message)))),
+          h("ul", null, warnings.map((d) => h("li", null, d.location.line ? this.#t("lineN", d.location.line) : "", d.message)))),
       );
     }
     this.#els.result.replaceChildren(...out);
@@ -481,7 +521,7 @@ class TaintCheck extends HTMLElement {
     if (!pod.admitted) {
       box.dataset.verdict = "rejected";
       box.append(
-        h("p", { class: "verdict bad" }, h("span", { class: "icon", text: "\u2717" }), `${name} is rejected at admission`),
+        h("p", { class: "verdict bad" }, h("span", { class: "icon", text: "\u2717" }), this.#t("rejected", name)),
         h("div", { class: "event", text: pod.rejection }),
       );
       return box;
@@ -491,24 +531,24 @@ class TaintCheck extends HTMLElement {
     if (s.outcome) box.dataset.outcome = s.outcome;
     if (s.bypassesScheduler) {
       box.dataset.verdict = "bypassed";
-      line = h("p", { class: "verdict warn" }, h("span", { class: "icon", text: "\u2192" }), `${name} has spec.nodeName set: the scheduler never sees it`);
+      line = h("p", { class: "verdict warn" }, h("span", { class: "icon", text: "\u2192" }), this.#t("bypassed", name));
     } else if (s.outcome === "gated" || s.outcome === "other-scheduler") {
       box.dataset.verdict = "held";
       line = h("p", { class: "verdict warn" }, h("span", { class: "icon", text: "\u2016" }),
-        s.outcome === "gated" ? `${name} is held by spec.schedulingGates: no scheduling attempt, no FailedScheduling event` : `${name} names another scheduler (spec.schedulerName): the default scheduler leaves it`);
+        this.#t(s.outcome === "gated" ? "gated" : "otherScheduler", name));
     } else if (s.scheduled) {
       box.dataset.verdict = "scheduled";
       line = h("p", { class: "verdict ok" }, h("span", { class: "icon", text: "\u2713" }),
-        `${name} can be scheduled`, a.nodes.length > 1 ? ` (best: ${s.bestNodes.join(", ")})` : ` on ${s.bestNodes.join(", ")}`);
+        this.#t("scheduled", name), this.#t(a.nodes.length > 1 ? "best" : "on", s.bestNodes.join(", ")));
     } else {
       box.dataset.verdict = "pending";
-      line = h("p", { class: "verdict bad" }, h("span", { class: "icon", text: "\u2717" }), `${name} stays Pending`);
+      line = h("p", { class: "verdict bad" }, h("span", { class: "icon", text: "\u2717" }), this.#t("pending", name));
     }
     box.append(line);
-    if (s.message) box.append(h("div", { class: "event", title: "The FailedScheduling event", text: `Warning  FailedScheduling  ${s.message}` }));
+    if (s.message) box.append(h("div", { class: "event", title: this.#t("eventTitle"), text: `Warning  FailedScheduling  ${s.message}` }));
     if (s.nomination) {
       const victims = s.nomination.victims.map((v) => (v.namespace && v.namespace !== "default" ? `${v.namespace}/${v.name}` : v.name));
-      box.append(h("p", { class: "status", "data-nominated": s.nomination.node, text: `Preemption: nominated to ${s.nomination.node}, evicting ${victims.join(", ") || "nothing"}` }));
+      box.append(h("p", { class: "status", "data-nominated": s.nomination.node, text: this.#t("nominated", s.nomination.node, victims.join(", ") || this.#t("nothing")) }));
     }
 
     const open = a.nodes.length <= 2;
@@ -517,13 +557,13 @@ class TaintCheck extends HTMLElement {
     const tols = pod.tolerations;
     box.append(
       h("details", { class: "tolerations" },
-        h("summary", null, h("span", { text: `Tolerations (${tols.length})` }),
-          tols.some((t) => t.origin !== "pod") ? h("span", { class: "chip", text: "some added by Kubernetes" }) : null),
+        h("summary", null, h("span", { text: this.#t("tolerations", tols.length) }),
+          tols.some((t) => t.origin !== "pod") ? h("span", { class: "chip", text: this.#t("someAdded") }) : null),
         tols.length
           ? h("ul", null, tols.map((t, i) =>
               h("li", null, h("code", { text: `#${i + 1} ${tolerationText(t.toleration)}` }), " ",
-                ORIGIN[t.origin] ? h("span", { class: "chip", text: ORIGIN[t.origin] }) : null)))
-          : h("p", { class: "muted", text: "none" })),
+                t.origin !== "pod" && hasString(`origin.${t.origin}`) ? h("span", { class: "chip", text: this.#t(`origin.${t.origin}`) }) : null)))
+          : h("p", { class: "muted", text: this.#t("none") })),
     );
     return box;
   }
@@ -539,12 +579,12 @@ class TaintCheck extends HTMLElement {
     const items = [];
     if (x.cordon.nodeUnschedulable) {
       items.push(h("li", null, h("code", { text: "spec.unschedulable: true" }), " ",
-        x.cordon.toleratedBy ? h("span", { class: "ok", text: `tolerated by #${x.cordon.toleratedBy.toleration + 1}` }) : h("span", { class: "bad", text: "cordoned: not tolerated" })));
+        x.cordon.toleratedBy ? h("span", { class: "ok", text: this.#t("toleratedBy", x.cordon.toleratedBy.toleration + 1) }) : h("span", { class: "bad", text: this.#t("cordoned") })));
     }
-    if (!node.taints.length && !node.unschedulable) items.push(h("li", { class: "muted", text: "no taints" }));
+    if (!node.taints.length && !node.unschedulable) items.push(h("li", { class: "muted", text: this.#t("noTaints") }));
     for (const t of x.taints) items.push(this.#taint(t, x));
     if (rejectedBy) items.push(this.#rejection(cell, x.placement));
-    else if (cell?.hold && cell.hold !== "bound") items.push(h("li", { class: "warn", "data-hold": cell.hold, text: HOLD[cell.hold] ?? cell.hold }));
+    else if (cell?.hold && cell.hold !== "bound") items.push(h("li", { class: "warn", "data-hold": cell.hold, text: this.#t(`hold.${cell.hold}`) }));
     d.append(h("ul", null, items));
     if (pair.eviction) d.append(this.#timeline(pair.eviction, pod));
     return d;
@@ -554,18 +594,18 @@ class TaintCheck extends HTMLElement {
    * resources that fall short and every filter in order. */
   #rejection(cell, placement) {
     const li = h("li", { class: "rejection", "data-plugin": cell.rejectedBy },
-      h("span", { class: "bad", text: `rejected by ${cell.rejectedBy}` }),
+      h("span", { class: "bad", text: this.#t("rejectedBy", cell.rejectedBy) }),
       cell.reasons.length ? h("span", { class: "muted", text: `: ${cell.reasons.join("; ")}` }) : null);
     for (const r of cell.insufficient) {
       li.append(h("div", { class: "misses", "data-resource": r.resource,
-        text: `${r.resource}: requests ${r.requested}, ${r.used} of ${r.capacity} in use, short by ${r.shortfall}` }));
+        text: this.#t("shortBy", r.resource, r.requested, r.used, r.capacity, r.shortfall) }));
     }
     for (const l of placement?.nodeSelector ?? []) {
-      if (!l.matches) li.append(h("div", { class: "misses", text: `nodeSelector ${l.key}=${l.wanted}: the node has ${l.nodeValue == null ? "no such label" : `${l.key}=${l.nodeValue}`}` }));
+      if (!l.matches) li.append(h("div", { class: "misses", text: l.nodeValue == null ? this.#t("selectorMissing", l.key, l.wanted) : this.#t("selectorOther", l.key, l.wanted, l.nodeValue) }));
     }
     if (placement) {
       const mark = { passed: "\u2713", failed: "\u2717", "not-evaluated": "\u2013", "not-checked": "?" };
-      li.append(h("div", { class: "misses filters", title: "The scheduler's filters in order (\u2013: not evaluated after the first failure)",
+      li.append(h("div", { class: "misses filters", title: `${this.#t("filtersTitle")} (${this.#t("filtersNote")})`,
         text: placement.filters.map((f) => `${f.plugin} ${mark[f.state] ?? ""}`).join(" \u00b7 ") }));
     }
     return li;
@@ -574,18 +614,18 @@ class TaintCheck extends HTMLElement {
   #taint(t, x) {
     const li = h("li", { "data-taint": t.text, "data-tolerated": String(t.tolerated) }, h("code", { text: t.text }), " ");
     if (t.toleratedBy) {
-      li.append(h("span", { class: "ok", text: `tolerated by #${t.toleratedBy.toleration + 1}` }), h("span", { class: "muted", text: ` (${VIA[t.toleratedBy.via]})` }));
-      if (t.noExecute?.kind === "tolerated-for") li.append(h("span", { class: "muted", text: ` for ${seconds(t.noExecute.seconds)}` }));
+      li.append(h("span", { class: "ok", text: this.#t("toleratedBy", t.toleratedBy.toleration + 1) }), h("span", { class: "muted", text: ` (${this.#t(`via.${t.toleratedBy.via}`)})` }));
+      if (t.noExecute?.kind === "tolerated-for") li.append(h("span", { class: "muted", text: this.#t("forSeconds", seconds(this.#lang, t.noExecute.seconds)) }));
     } else if (t.role === "score") {
-      li.append(h("span", { class: "warn", text: "not tolerated: the node scores lower" }));
+      li.append(h("span", { class: "warn", text: this.#t("scoresLower") }));
     } else if (t.role === "none") {
-      li.append(h("span", { class: "warn", text: "invalid effect: ignored by the scheduler (the API server rejects it)" }));
+      li.append(h("span", { class: "warn", text: this.#t("invalidEffect") }));
     } else {
-      li.append(h("span", { class: "bad", text: t.role === "filter-and-eviction" ? "not tolerated: blocks scheduling and evicts running pods" : "not tolerated: blocks scheduling" }));
+      li.append(h("span", { class: "bad", text: this.#t(t.role === "filter-and-eviction" ? "blocksAndEvicts" : "blocks") }));
     }
     if (!t.tolerated && x.tolerations.length) {
       const misses = t.outcomes
-        .map((o, i) => (o !== "key-mismatch" ? `#${i + 1}: ${MISS[o] ?? o}` : null))
+        .map((o, i) => (o !== "key-mismatch" ? `#${i + 1}: ${this.#t(`miss.${o}`)}` : null))
         .filter(Boolean);
       if (misses.length) li.append(h("div", { class: "misses", text: misses.join("; ") }));
     }
@@ -596,13 +636,13 @@ class TaintCheck extends HTMLElement {
     const me = ev.pods.find((p) => p.name === pod.name && p.namespace === (pod.namespace || "default")) ?? ev.pods[0];
     const at = me?.evictedAt;
     const box = h("div", { class: "timeline", "data-evicted-at": at ?? "never" });
-    const label = at == null ? "NoExecute: tolerated forever, the pod stays" : at === 0 ? "NoExecute: evicted at once" : `NoExecute: evicted after ${seconds(at)}`;
+    const label = at == null ? this.#t("stays") : at === 0 ? `NoExecute: ${this.#t("evictedAtOnce")}` : this.#t("evictedAfter", seconds(this.#lang, at));
     const width = at == null ? 100 : Math.max(2, this.#longest ? (100 * at) / this.#longest : 2);
     const bar = h("div", { class: `bar ${at == null ? "stays" : "evicted"}` }, h("span", { style: at == null ? null : `width: ${width.toFixed(1)}%` }));
     box.append(
       h("div", { class: at == null ? "ok" : "bad", text: label }),
       h("div", { class: "track" }, bar),
-      h("div", { class: "ends" }, h("span", { text: "0 s: taint appears" }), h("span", { text: at == null ? "\u221E" : `${at} s: Marking for deletion` })),
+      h("div", { class: "ends" }, h("span", { text: this.#t("taintAppears") }), h("span", { text: at == null ? "\u221E" : `${at} s: Marking for deletion` })),
     );
     return box;
   }
