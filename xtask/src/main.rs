@@ -8,6 +8,7 @@
 //! READMEs name has a declaration covering what it runs.
 
 mod annotate;
+mod docsites;
 mod helpers;
 mod npm;
 mod release;
@@ -137,6 +138,14 @@ pub const TASKS: &[Task] = &[
         includes: &["npm test"],
     },
     Task {
+        name: "docsites",
+        args: "",
+        about: "build documentation sites with live <taint-check> examples (mdBook with \
+                the mdbook-taintlab preprocessor) and check them in headless Chromium",
+        needs: &[Need::Apt(CHROMIUM), Need::Apt(NODE), Need::Npm(NPM_JS)],
+        includes: &["npm build"],
+    },
+    Task {
         name: "release-check",
         args: " [TAG]",
         about: "check that the release files agree with Cargo.toml's version, repository \
@@ -159,6 +168,7 @@ pub const TASKS: &[Task] = &[
             "npm build",
             "npm test",
             "npm setup",
+            "docsites",
             "release-check",
         ],
     },
@@ -240,6 +250,7 @@ fn implementation(name: &str) -> Option<TaskFn> {
         "web" => |_| web::build(),
         "npm build" => |_| npm::build(),
         "npm test" => |_| npm::test(),
+        "docsites" => |_| docsites::test(),
         "release-check" => release::run_check,
         // Installing is all they do.
         "npm setup" | "setup" => |_| Ok(()),
