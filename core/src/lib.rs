@@ -28,6 +28,7 @@ extern crate std;
 
 pub mod admission;
 pub mod daemonset;
+pub mod disruption;
 pub mod eviction;
 pub mod helpers;
 pub mod kubectl;

@@ -235,6 +235,9 @@ pub(crate) enum FlagUse {
     Ignored,
     /// Known to kubectl but not modelled here.
     Unsupported,
+    /// A subcommand's own flag: its value is kept in [`ParsedFlags::extra`] under the
+    /// flag's name (booleans as `true` / `false`).
+    Extra,
 }
 
 pub(crate) struct FlagDef {
@@ -356,6 +359,8 @@ pub(crate) struct ParsedFlags {
     pub(crate) all: bool,
     pub(crate) selector: String,
     pub(crate) dry_run: Option<String>,
+    /// Values of [`FlagUse::Extra`] flags, by name; a repeated flag keeps the last.
+    pub(crate) extra: alloc::collections::BTreeMap<&'static str, String>,
     /// The subcommand, for the unsupported-flag message.
     command: &'static str,
     /// The `%q` tables of the kubectl release, for flag-value errors.
@@ -383,6 +388,14 @@ impl ParsedFlags {
             FlagUse::Selector => self.selector = String::from(value),
             FlagUse::DryRun => self.dry_run = Some(String::from(value)),
             FlagUse::Ignored => {}
+            FlagUse::Extra => {
+                let v = if def.kind == FlagKind::Bool {
+                    String::from(if truth { "true" } else { "false" })
+                } else {
+                    String::from(value)
+                };
+                self.extra.insert(def.name, v);
+            }
             FlagUse::Unsupported => {
                 return Err(CommandError::Unsupported(format!(
                     "flag --{} is not supported by this kubectl {} simulation",
@@ -409,12 +422,30 @@ pub(crate) fn parse_flags_with<S: AsRef<str>>(
     extra: &'static [FlagDef],
     command: &'static str,
 ) -> Result<ParsedFlags, CommandError> {
+    parse_flags_excluding(args, version, extra, command, &[])
+}
+
+/// [`parse_flags_with`] for a subcommand that lacks some of the shared flags (`kubectl
+/// drain` has no `--all` or `--overwrite`): those names are unknown flags.
+pub(crate) fn parse_flags_excluding<S: AsRef<str>>(
+    args: &[S],
+    version: KubeVersion,
+    extra: &'static [FlagDef],
+    command: &'static str,
+    exclude: &[&str],
+) -> Result<ParsedFlags, CommandError> {
     let mut out = ParsedFlags {
         unicode: GoUnicode::for_release(version),
         command,
         ..ParsedFlags::default()
     };
-    let find = |pred: &dyn Fn(&FlagDef) -> bool| FLAGS.iter().chain(extra).find(|f| pred(f));
+    let find = |pred: &dyn Fn(&FlagDef) -> bool| {
+        FLAGS
+            .iter()
+            .filter(|f| !exclude.contains(&f.name))
+            .chain(extra)
+            .find(|f| pred(f))
+    };
     let mut rest = args.iter().map(AsRef::as_ref);
     while let Some(arg) = rest.next() {
         if arg == "--" {

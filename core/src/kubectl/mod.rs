@@ -8,6 +8,8 @@
 //! * [`label`]: `kubectl label` on nodes, with kubectl's output and the API server's
 //!   label-key errors.
 //! * [`selector`]: label selectors for `-l` ([`crate::labels`]).
+//! * [`drain`]: `kubectl drain`, `cordon` and `uncordon`: the pod filters, the eviction
+//!   loop with its retries and waits, and the lines kubectl prints, per release.
 //! * [`describe`]: the `Taints:` and `Tolerations:` blocks and their tabwriter layout.
 //!
 //! ```
@@ -22,6 +24,7 @@
 
 pub mod command;
 pub mod describe;
+pub mod drain;
 pub mod label;
 pub mod selector;
 pub mod taint;

@@ -1,0 +1,218 @@
+use super::world::ClusterEvent;
+use super::*;
+use crate::disruption::{IntOrPercent, PdbSpec, PodDisruptionBudget, PodRecord};
+use crate::labels::LabelSelector as MetaSelector;
+use alloc::vec;
+
+fn node(name: &str) -> Node {
+    Node {
+        name: name.into(),
+        ..Node::default()
+    }
+}
+
+fn pod(name: &str) -> PodRecord {
+    let mut p = PodRecord::running("default", name).owned_by("apps/v1", "ReplicaSet", "rs");
+    p.node_name = "n1".into();
+    p.uid = format!("uid-{name}");
+    p
+}
+
+fn cluster(pods: Vec<PodRecord>, v: KubeVersion) -> StaticCluster {
+    StaticCluster {
+        nodes: vec![node("n1"), node("n2")],
+        pods,
+        daemon_sets: vec!["kube-system/ds".into()],
+        version: v,
+        ..StaticCluster::default()
+    }
+}
+
+#[test]
+fn plain_drain_prints_kubectl_lines_with_times() {
+    let run = run_kubectl_drain(
+        &["n1"],
+        cluster(vec![pod("web-1")], KubeVersion::NEWEST),
+        600,
+    );
+    assert_eq!(
+        run.stdout,
+        "node/n1 cordoned\nevicting pod default/web-1\npod/web-1 evicted\nnode/n1 drained\n"
+    );
+    assert_eq!(run.stderr, "");
+    assert_eq!(run.exit_code, Some(0));
+    // The pod's grace period is 30 s: evicted at 0, gone at 30.
+    let evicted = run
+        .lines
+        .iter()
+        .find(|l| l.text == "pod/web-1 evicted")
+        .unwrap();
+    assert_eq!(evicted.t, 30);
+    assert!(run.cluster.nodes[0].unschedulable);
+}
+
+#[test]
+fn daemon_set_pod_without_flag_fails_the_node() {
+    let mut ds = pod("ds-x").owned_by("apps/v1", "DaemonSet", "ds");
+    ds.namespace = "kube-system".into();
+    let run = run_kubectl_drain(&["n1"], cluster(vec![ds], KubeVersion::NEWEST), 600);
+    assert_eq!(run.stdout, "node/n1 cordoned\n");
+    assert_eq!(
+        run.stderr,
+        "error: unable to drain node \"n1\" due to error: cannot delete DaemonSet-managed Pods (use --ignore-daemonsets to ignore): kube-system/ds-x, continuing command...\n\
+There are pending nodes to be drained:\n n1\n\
+cannot delete DaemonSet-managed Pods (use --ignore-daemonsets to ignore): kube-system/ds-x\n"
+    );
+    assert_eq!(run.exit_code, Some(1));
+}
+
+#[test]
+fn unmanaged_pod_text_per_release() {
+    let mut naked = pod("bare");
+    naked.controller = None;
+    let stderr = |v| run_kubectl_drain(&["n1"], cluster(vec![naked.clone()], v), 60).stderr;
+    assert!(stderr(KubeVersion::new(29, 0)).contains("due to error:cannot delete Pods declare no controller (use --force to override): default/bare"));
+    assert!(
+        stderr(KubeVersion::new(31, 0))
+            .contains("due to error: cannot delete cannot delete Pods that declare no controller")
+    );
+    assert!(stderr(KubeVersion::new(36, 0)).contains("due to error: cannot delete Pods that declare no controller (use --force to override): default/bare"));
+}
+
+#[test]
+fn budget_makes_the_eviction_wait_and_retry() {
+    let mut c = cluster(vec![pod("web-1")], KubeVersion::NEWEST);
+    let mut other = pod("web-2");
+    other.node_name = "n2".into();
+    c.pods.push(other);
+    let mut pdb = PodDisruptionBudget::new("default", "web");
+    pdb.spec = PdbSpec {
+        min_available: Some(IntOrPercent::Int(2)),
+        selector: Some(MetaSelector::default()),
+        ..PdbSpec::default()
+    };
+    c.pdbs.push(pdb);
+    // A replacement becomes ready on n2 at second 12.
+    let mut repl = pod("web-3");
+    repl.node_name = "n2".into();
+    repl.ready = false;
+    c.events.push((1, ClusterEvent::AddPod(repl)));
+    c.events.push((
+        12,
+        ClusterEvent::SetReady {
+            namespace: "default".into(),
+            name: "web-3".into(),
+            ready: true,
+        },
+    ));
+    let run = run_kubectl_drain(&["n1"], c, 600);
+    let retry = "error when evicting pods/\"web-1\" -n \"default\" (will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget.";
+    let retries: Vec<i64> = run
+        .lines
+        .iter()
+        .filter(|l| l.text == retry)
+        .map(|l| l.t)
+        .collect();
+    assert_eq!(retries, [0, 5, 10]);
+    let evicting: Vec<i64> = run
+        .lines
+        .iter()
+        .filter(|l| l.text == "evicting pod default/web-1")
+        .map(|l| l.t)
+        .collect();
+    assert_eq!(evicting, [0, 5, 10, 15]);
+    let done = run
+        .lines
+        .iter()
+        .find(|l| l.text == "pod/web-1 evicted")
+        .unwrap();
+    assert_eq!(done.t, 45);
+    assert_eq!(run.exit_code, Some(0));
+}
+
+#[test]
+fn timeout_while_blocked_reports_global_timeout() {
+    let mut c = cluster(vec![pod("web-1")], KubeVersion::NEWEST);
+    let mut pdb = PodDisruptionBudget::new("default", "web");
+    pdb.spec = PdbSpec {
+        max_unavailable: Some(IntOrPercent::Int(0)),
+        selector: Some(MetaSelector::default()),
+        ..PdbSpec::default()
+    };
+    c.pdbs.push(pdb);
+    c.workloads.items.push(crate::disruption::Workload::new(
+        "apps/v1",
+        "ReplicaSet",
+        "default",
+        "rs",
+        1,
+    ));
+    let run = run_kubectl_drain(&["n1", "--timeout=12s"], c, 600);
+    assert!(run.stderr.ends_with(
+        "There are pending pods in node \"n1\" when an error occurred: error when evicting pods/\"web-1\" -n \"default\": global timeout reached: 12s\n\
+pod/web-1\n\
+error: unable to drain node \"n1\" due to error: error when evicting pods/\"web-1\" -n \"default\": global timeout reached: 12s, continuing command...\n\
+There are pending nodes to be drained:\n n1\n\
+error when evicting pods/\"web-1\" -n \"default\": global timeout reached: 12s\n"
+    ), "{}", run.stderr);
+    assert_eq!(run.ended_at, 15);
+}
+
+#[test]
+fn cordon_and_uncordon_messages() {
+    let nodes = [
+        node("a"),
+        Node {
+            unschedulable: true,
+            ..node("b")
+        },
+    ];
+    let run = run_cordon(&["a", "b"], true, &nodes, KubeVersion::NEWEST);
+    assert_eq!(run.stdout, "node/a cordoned\nnode/b already cordoned\n");
+    let run = run_cordon(
+        &["node/b", "--dry-run=client"],
+        false,
+        &nodes,
+        KubeVersion::NEWEST,
+    );
+    assert_eq!(run.stdout, "node/b uncordoned (dry run)\n");
+    assert!(run.nodes[1].unschedulable);
+    let run = run_cordon(&["zz"], true, &nodes, KubeVersion::NEWEST);
+    assert_eq!(
+        run.stderr,
+        "Error from server (NotFound): nodes \"zz\" not found\n"
+    );
+    assert_eq!(run.exit_code, 1);
+    let run = run_cordon::<&str>(&[], true, &nodes, KubeVersion::NEWEST);
+    assert_eq!(
+        run.stderr,
+        "error: USAGE: cordon NODE [flags]\nSee 'kubectl cordon -h' for help and examples\n"
+    );
+}
+
+#[test]
+fn durations_print_like_go() {
+    assert_eq!(go_duration_string(5_000), "5s");
+    assert_eq!(go_duration_string(90_000), "1m30s");
+    assert_eq!(go_duration_string(3_600_000), "1h0m0s");
+    assert_eq!(go_duration_string(1_500), "1.5s");
+    assert_eq!(parse_go_duration("1m30s"), Ok(90_000));
+    assert_eq!(parse_go_duration("0"), Ok(0));
+    assert_eq!(
+        parse_go_duration("60"),
+        Err("time: missing unit in duration \"60\"".into())
+    );
+}
+
+#[test]
+fn delete_local_data_is_gone_after_1_30() {
+    let e =
+        parse_drain_command(&["n1", "--delete-local-data"], KubeVersion::new(31, 0)).unwrap_err();
+    assert_eq!(
+        e.stderr(),
+        "error: unknown flag: --delete-local-data\nSee 'kubectl drain --help' for usage.\n"
+    );
+    let c = parse_drain_command(&["n1", "--delete-local-data"], KubeVersion::new(30, 0)).unwrap();
+    assert!(c.options.filter.delete_emptydir_data);
+    assert_eq!(c.notices.len(), 1);
+}
