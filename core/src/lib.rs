@@ -39,6 +39,7 @@ pub mod node_lifecycle;
 pub mod quantity;
 pub mod resource;
 pub mod scheduling;
+pub mod simulation;
 pub mod suggest;
 pub mod validation;
 pub mod version;

@@ -1,0 +1,1372 @@
+//! The simulation loop: the world's state, the time-ordered work heap, node lifecycle
+//! and pod lifecycle. Controllers, scheduler and drain live in their own files and work
+//! on the same [`World`].
+
+use alloc::collections::{BTreeMap, BTreeSet, BinaryHeap};
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::cmp::Reverse;
+
+use super::actions::ActionKind;
+use super::cluster::{ClusterNode, ClusterPod, ControllerKind, Owner, Workload};
+use super::drain_step::DrainRun;
+use super::events::{self, Event, NORMAL, ObjectRef, Source};
+use super::scheduler_queue::{ClassCache, SchedulerQueue};
+use super::timeline::{
+    NodeCapacity, NodeChange, PodRecord, PodSpan, PodState, StillPending, Summary,
+    TerminationCause, Timeline,
+};
+use super::{DEFAULT_TERMINATION_GRACE_PERIOD, InputError, WhatIf};
+use crate::eviction::{EventKind, EvictionSimulator, PodKey, SimEvent, TimedEvent};
+use crate::model::{ConditionStatus, Node, NodeCondition, SchedulingPod, Taint, TaintEffect};
+use crate::node_lifecycle::{
+    self, ZoneState, apply_default_toleration_seconds, compute_zone_state,
+    no_schedule_tainting_pass, zone_tainting_rate,
+};
+use crate::scheduling::placement::{NodeState, PlacementOptions};
+use crate::version::Semantics;
+
+/// Pod GC's orphan quarantine (`pkg/controller/podgc/gc_controller.go` `quarantineTime`).
+pub(super) const POD_GC_QUARANTINE: i64 = 40;
+/// Pod GC's period (`gcCheckPeriod`).
+pub(super) const POD_GC_PERIOD: i64 = 20;
+/// Label keys of a node's zone (`pkg/controller/nodelifecycle` `nodetopology.GetZoneKey`).
+const ZONE_LABELS: [&str; 2] = [
+    "topology.kubernetes.io/zone",
+    "failure-domain.beta.kubernetes.io/zone",
+];
+const REGION_LABELS: [&str; 2] = [
+    "topology.kubernetes.io/region",
+    "failure-domain.beta.kubernetes.io/region",
+];
+/// Nodes with this label are left out of zone disruption counting.
+const EXCLUDE_DISRUPTION_LABEL: &str = "node.kubernetes.io/exclude-disruption";
+
+/// Timed work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Work {
+    /// The user's action with this index.
+    Action(usize),
+    /// A terminating pod's grace period is over.
+    PodGone(usize),
+    /// The node lifecycle controller's first pass after a node's grace period.
+    NodeUnknown { node: usize, generation: u64 },
+    /// The node lifecycle controller's pass that removes a returned node's NoExecute taint.
+    NodeReachable { node: usize, generation: u64 },
+    /// A zone's rate-limited NoExecute tainter has a token.
+    ZoneTainter(usize),
+    /// Pod GC removes the pods of a deleted node.
+    PodGc(usize),
+    /// A drain's next step (eviction retry or timeout).
+    Drain(usize),
+    /// A Job's failure backoff ends.
+    JobBackoff(usize),
+}
+
+/// What a pod is doing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Phase {
+    Pending,
+    Running,
+    Terminating { cause: TerminationCause, since: i64 },
+    Gone,
+}
+
+pub(super) struct PodSlot {
+    pub pod: SchedulingPod,
+    pub labels: BTreeMap<String, String>,
+    pub owner: Option<Owner>,
+    pub workload: Option<usize>,
+    pub ordinal: Option<u32>,
+    pub grace: i64,
+    pub empty_dir: bool,
+    pub mirror: bool,
+    pub phase: Phase,
+    pub node: Option<usize>,
+    /// Index of the open span in the timeline.
+    pub span: Option<usize>,
+    /// Scheduling class (pods of one class schedule alike).
+    pub class: usize,
+    pub last_message: Option<String>,
+    pub nominated: Option<usize>,
+    /// When set, the pod is gone at this second unless its node stops reporting.
+    pub gone_at: Option<i64>,
+    pub created: i64,
+}
+
+impl PodSlot {
+    pub fn key(&self) -> (String, String) {
+        (self.pod.pod.namespace.clone(), self.pod.pod.name.clone())
+    }
+    pub fn is_active(&self) -> bool {
+        matches!(self.phase, Phase::Pending | Phase::Running)
+    }
+    pub fn exists(&self) -> bool {
+        !matches!(self.phase, Phase::Gone)
+    }
+}
+
+pub(super) struct NodeSlot {
+    pub spec: Node,
+    pub allocatable: Option<crate::resource::ResourceList>,
+    pub exists: bool,
+    pub reporting: bool,
+    pub ready: bool,
+    pub zone: usize,
+    pub counted_in_zone: bool,
+    /// Pods bound here (running or terminating), binding order.
+    pub pods: Vec<usize>,
+    pub state: NodeState,
+    /// Bumped on every readiness change, to drop stale node-lifecycle work.
+    pub generation: u64,
+    pub queued_for_no_execute: bool,
+}
+
+pub(super) struct ZoneSlot {
+    pub queue: alloc::collections::VecDeque<usize>,
+    pub next_token: i64,
+    pub wake_scheduled: Option<i64>,
+    pub state: ZoneState,
+}
+
+pub(super) struct WorkloadSlot {
+    pub spec: Workload,
+    /// For a Deployment, the ReplicaSet its pods are named after.
+    pub pod_prefix: String,
+    pub failures: u32,
+    pub last_failure: i64,
+    pub backoff_until: Option<i64>,
+    pub name_seq: u64,
+    /// The scheduling class of the pods it creates.
+    pub class: Option<usize>,
+    /// Every pod it ever owned, in creation order.
+    pub pods: Vec<usize>,
+    /// DaemonSet: its pods per node (bound there or created for it).
+    pub by_node: BTreeMap<usize, Vec<usize>>,
+    /// Pods that left (terminating or gone) and were not replaced yet.
+    pub departed: Vec<usize>,
+}
+
+pub(super) struct World<'a> {
+    pub input: &'a WhatIf,
+    pub sem: Semantics,
+    pub popts: PlacementOptions,
+    pub now: i64,
+    pub nodes: Vec<NodeSlot>,
+    pub node_by_name: BTreeMap<String, usize>,
+    /// Existing nodes in order (scheduler's node list).
+    pub live: Vec<usize>,
+    pub pods: Vec<PodSlot>,
+    pub pod_by_key: BTreeMap<(String, String), usize>,
+    pub workloads: Vec<WorkloadSlot>,
+    pub zones: Vec<ZoneSlot>,
+    pub zone_by_key: BTreeMap<String, usize>,
+    heap: BinaryHeap<Reverse<(i64, u64, Work)>>,
+    seq: u64,
+    pub evictor: EvictionSimulator,
+    evictor_events_seen: usize,
+    pub out: Timeline,
+    pub queue: SchedulerQueue,
+    pub classes: Vec<ClassCache>,
+    pub dirty_workloads: BTreeSet<usize>,
+    pub dirty_daemon_nodes: BTreeSet<usize>,
+    pub drains: Vec<DrainRun>,
+    /// Bumped whenever a node's spec (taints, cordon, labels) changes or a node comes or
+    /// goes; the change log lets class caches update only the nodes that changed.
+    pub spec_gen: u64,
+    pub spec_log: Vec<(u64, usize)>,
+    /// Bumped on every change the scheduler's answer may depend on.
+    pub state_gen: u64,
+    /// Bumped on every change that may let a pending pod fit (the requeue trigger).
+    pub help_gen: u64,
+}
+
+fn err(field: String, message: impl Into<String>) -> InputError {
+    InputError {
+        field,
+        message: message.into(),
+    }
+}
+
+fn zone_key(node: &Node) -> String {
+    let get = |keys: [&str; 2]| {
+        keys.iter()
+            .find_map(|k| node.labels.get(*k))
+            .cloned()
+            .unwrap_or_default()
+    };
+    // GetZoneKey: region and zone joined with ":\x00:".
+    let region = get(REGION_LABELS);
+    let zone = get(ZONE_LABELS);
+    if region.is_empty() && zone.is_empty() {
+        String::new()
+    } else {
+        format!("{region}:\x00:{zone}")
+    }
+}
+
+pub(super) fn run(input: &WhatIf) -> Result<Timeline, InputError> {
+    let mut w = World::new(input)?;
+    w.main_loop();
+    Ok(w.finish())
+}
+
+impl<'a> World<'a> {
+    fn new(input: &'a WhatIf) -> Result<Self, InputError> {
+        if input.until < 0 {
+            return Err(err("until".into(), "must be 0 or later"));
+        }
+        for (i, a) in input.actions.iter().enumerate() {
+            if a.at < 0 {
+                return Err(err(format!("actions[{i}].at"), "must be 0 or later"));
+            }
+        }
+        let sem = input.semantics;
+        let mut popts = PlacementOptions::new(sem);
+        popts.dynamic_resource_allocation = input.options.dynamic_resource_allocation;
+        let mut w = World {
+            input,
+            sem,
+            popts,
+            now: 0,
+            nodes: Vec::new(),
+            node_by_name: BTreeMap::new(),
+            live: Vec::new(),
+            pods: Vec::new(),
+            pod_by_key: BTreeMap::new(),
+            workloads: Vec::new(),
+            zones: Vec::new(),
+            zone_by_key: BTreeMap::new(),
+            heap: BinaryHeap::new(),
+            seq: 0,
+            evictor: EvictionSimulator::new(sem),
+            evictor_events_seen: 0,
+            out: Timeline {
+                until: input.until,
+                ..Timeline::default()
+            },
+            queue: SchedulerQueue::default(),
+            classes: Vec::new(),
+            dirty_workloads: BTreeSet::new(),
+            dirty_daemon_nodes: BTreeSet::new(),
+            drains: Vec::new(),
+            spec_gen: 0,
+            spec_log: Vec::new(),
+            state_gen: 0,
+            help_gen: 0,
+        };
+        for (i, n) in input.cluster.nodes.iter().enumerate() {
+            if n.node.name.is_empty() {
+                return Err(err(format!("cluster.nodes[{i}].name"), "must not be empty"));
+            }
+            if w.node_by_name.contains_key(&n.node.name) {
+                return Err(err(
+                    format!("cluster.nodes[{i}].name"),
+                    format!("duplicate node {:?}", n.node.name),
+                ));
+            }
+            w.add_node(n);
+        }
+        for (i, wl) in input.cluster.workloads.iter().enumerate() {
+            if input.cluster.workloads[..i]
+                .iter()
+                .any(|o| o.kind == wl.kind && o.namespace == wl.namespace && o.name == wl.name)
+            {
+                return Err(err(
+                    format!("cluster.workloads[{i}].name"),
+                    format!(
+                        "duplicate {} {}/{}",
+                        wl.kind.as_str(),
+                        wl.namespace,
+                        wl.name
+                    ),
+                ));
+            }
+            w.add_workload(wl.clone());
+        }
+        for (i, p) in input.cluster.pods.iter().enumerate() {
+            let key = (p.pod.pod.namespace.clone(), p.pod.pod.name.clone());
+            if key.1.is_empty() {
+                return Err(err(format!("cluster.pods[{i}].name"), "must not be empty"));
+            }
+            if w.pod_by_key.contains_key(&key) {
+                return Err(err(
+                    format!("cluster.pods[{i}].name"),
+                    format!("duplicate pod {}/{}", key.0, key.1),
+                ));
+            }
+            let node = if p.pod.pod.node_name.is_empty() {
+                None
+            } else {
+                match w.node_by_name.get(&p.pod.pod.node_name) {
+                    Some(&n) => Some(n),
+                    None => {
+                        return Err(err(
+                            format!("cluster.pods[{i}].nodeName"),
+                            format!("node {:?} is not in the cluster", p.pod.pod.node_name),
+                        ));
+                    }
+                }
+            };
+            let id = w.admit(p.clone(), None, None);
+            if let Some(n) = node {
+                w.bind(id, n, false);
+            } else {
+                w.enqueue(id);
+            }
+        }
+        for (i, a) in input.actions.iter().enumerate() {
+            w.push(a.at, Work::Action(i));
+        }
+        // Every workload and every node is looked at once at the start.
+        w.dirty_workloads.extend(0..w.workloads.len());
+        w.dirty_daemon_nodes.extend(0..w.nodes.len());
+        Ok(w)
+    }
+
+    pub fn push(&mut self, at: i64, work: Work) {
+        self.seq += 1;
+        self.heap.push(Reverse((at, self.seq, work)));
+    }
+
+    pub fn emit(
+        &mut self,
+        reason: &str,
+        event_type: &'static str,
+        object: ObjectRef,
+        message: String,
+    ) {
+        self.out.events.push(Event {
+            at: self.now,
+            source: Source::Event,
+            reason: String::from(reason),
+            event_type: String::from(event_type),
+            object,
+            message,
+        });
+    }
+
+    pub fn print(&mut self, stderr: bool, node: &str, message: String) {
+        self.out.events.push(Event {
+            at: self.now,
+            source: if stderr {
+                Source::DrainStderr
+            } else {
+                Source::DrainStdout
+            },
+            reason: String::from(events::DRAIN),
+            event_type: String::from(if stderr { events::WARNING } else { NORMAL }),
+            object: ObjectRef::node(node),
+            message,
+        });
+    }
+
+    // -----------------------------------------------------------------------------
+    // Nodes
+    // -----------------------------------------------------------------------------
+
+    fn add_node(&mut self, n: &ClusterNode) -> usize {
+        let slot = self.nodes.len();
+        let key = zone_key(&n.node);
+        let zone = match self.zone_by_key.get(&key) {
+            Some(&z) => z,
+            None => {
+                let z = self.zones.len();
+                self.zones.push(ZoneSlot {
+                    queue: alloc::collections::VecDeque::new(),
+                    next_token: i64::MIN,
+                    wake_scheduled: None,
+                    state: ZoneState::Normal,
+                });
+                self.zone_by_key.insert(key, z);
+                z
+            }
+        };
+        let mut spec = n.node.clone();
+        // The simulation owns the Ready condition; the others are kept as given.
+        spec.conditions.retain(|c| c.type_ != "Ready");
+        spec.conditions.push(NodeCondition {
+            type_: String::from("Ready"),
+            status: ConditionStatus::True,
+        });
+        let state = NodeState::with_allocatable(n.allocatable.as_ref(), [], self.popts);
+        self.nodes.push(NodeSlot {
+            spec,
+            allocatable: n.allocatable.clone(),
+            exists: true,
+            reporting: true,
+            ready: true,
+            zone,
+            counted_in_zone: !n.node.labels.contains_key(EXCLUDE_DISRUPTION_LABEL),
+            pods: Vec::new(),
+            state,
+            generation: 0,
+            queued_for_no_execute: false,
+        });
+        self.node_by_name.insert(n.node.name.clone(), slot);
+        self.out.nodes.push(n.node.name.clone());
+        self.live.push(slot);
+        self.evictor_apply(SimEvent::CreateNode {
+            name: n.node.name.clone(),
+            taints: n.node.taints.clone(),
+        });
+        // The starting spec goes through the NoSchedule tainting pass like any change.
+        self.node_spec_changed(slot);
+        slot
+    }
+
+    /// After any change of a node's taints, `spec.unschedulable` or conditions: the node
+    /// lifecycle controller's `doNoScheduleTaintingPass`, the change record, the
+    /// taint-eviction controller and the scheduler's caches.
+    pub fn node_spec_changed(&mut self, slot: usize) {
+        let Some(n) = self.nodes.get_mut(slot) else {
+            return;
+        };
+        let pass =
+            no_schedule_tainting_pass(&n.spec.conditions, n.spec.unschedulable, &n.spec.taints);
+        if !pass.is_noop() {
+            n.spec.taints.retain(|t| !pass.to_remove.contains(t));
+            n.spec.taints.extend(pass.to_add.iter().cloned());
+        }
+        let change = NodeChange {
+            at: self.now,
+            node: slot,
+            taints: n.spec.taints.clone(),
+            unschedulable: n.spec.unschedulable,
+            ready: n.ready,
+            exists: n.exists,
+        };
+        let event = if n.exists {
+            SimEvent::UpdateNode {
+                name: n.spec.name.clone(),
+                taints: n.spec.taints.clone(),
+            }
+        } else {
+            SimEvent::DeleteNode {
+                name: n.spec.name.clone(),
+            }
+        };
+        // One record per node and second: a later change in the same second replaces it.
+        if let Some(last) = self.out.node_changes.last_mut()
+            && last.at == change.at
+            && last.node == slot
+        {
+            *last = change;
+        } else {
+            self.out.node_changes.push(change);
+        }
+        self.evictor_apply(event);
+        self.spec_gen += 1;
+        self.spec_log.push((self.spec_gen, slot));
+        self.state_gen += 1;
+        self.help_gen += 1;
+        self.dirty_daemon_nodes.insert(slot);
+    }
+
+    pub fn node_name(&self, slot: usize) -> &str {
+        self.nodes.get(slot).map_or("", |n| n.spec.name.as_str())
+    }
+
+    fn set_ready(&mut self, slot: usize, ready: bool) {
+        let Some(n) = self.nodes.get_mut(slot) else {
+            return;
+        };
+        n.ready = ready;
+        n.generation += 1;
+        let status = if ready {
+            ConditionStatus::True
+        } else {
+            ConditionStatus::Unknown
+        };
+        for c in &mut n.spec.conditions {
+            if c.type_ == "Ready" {
+                c.status = status.clone();
+            }
+        }
+    }
+
+    /// `tryUpdateNodeHealth` found the grace period over: Ready turns Unknown, the
+    /// NoSchedule pass adds `unreachable:NoSchedule`, the node is queued for the zone's
+    /// NoExecute tainter (`processTaintBaseEviction`).
+    fn node_unknown(&mut self, slot: usize) {
+        self.set_ready(slot, false);
+        let name = String::from(self.node_name(slot));
+        self.emit(
+            events::NODE_NOT_READY,
+            NORMAL,
+            ObjectRef::node(&name),
+            node_lifecycle::node_status_change_message(&name, events::NODE_NOT_READY),
+        );
+        self.node_spec_changed(slot);
+        let zone = self.nodes.get(slot).map_or(0, |n| n.zone);
+        if let Some(n) = self.nodes.get_mut(slot)
+            && !n.queued_for_no_execute
+        {
+            n.queued_for_no_execute = true;
+            if let Some(z) = self.zones.get_mut(zone) {
+                z.queue.push_back(slot);
+            }
+        }
+        self.zones_changed();
+    }
+
+    /// `handleDisruption`: every zone's state and tainting rate from the Ready counts.
+    /// When every zone is fully disrupted, tainting stops and the NoExecute taints of
+    /// the node lifecycle controller are removed from every node
+    /// (`markAllNodesAsReachable` in taint mode).
+    fn zones_changed(&mut self) {
+        let mut counts = alloc::vec![(0usize, 0usize); self.zones.len()];
+        for n in &self.nodes {
+            if !n.exists || !n.counted_in_zone {
+                continue;
+            }
+            if let Some(c) = counts.get_mut(n.zone) {
+                if n.ready {
+                    c.0 += 1;
+                } else {
+                    c.1 += 1;
+                }
+            }
+        }
+        let states: Vec<ZoneState> = counts
+            .iter()
+            .map(|&(r, nr)| compute_zone_state(r, nr))
+            .collect();
+        let all_full = !states.is_empty()
+            && counts.iter().any(|c| c.0 + c.1 > 0)
+            && states
+                .iter()
+                .zip(&counts)
+                .all(|(s, c)| c.0 + c.1 == 0 || *s == ZoneState::FullDisruption);
+        for (z, s) in states.iter().enumerate() {
+            if let Some(zone) = self.zones.get_mut(z) {
+                zone.state = *s;
+            }
+        }
+        if all_full {
+            for slot in 0..self.nodes.len() {
+                let had = self
+                    .nodes
+                    .get(slot)
+                    .is_some_and(|n| n.spec.taints.iter().any(is_lifecycle_no_execute));
+                if had {
+                    if let Some(n) = self.nodes.get_mut(slot) {
+                        n.spec.taints.retain(|t| !is_lifecycle_no_execute(t));
+                    }
+                    self.node_spec_changed(slot);
+                }
+            }
+            return;
+        }
+        for z in 0..self.zones.len() {
+            self.wake_zone(z);
+        }
+    }
+
+    fn zone_interval(&self, z: usize) -> Option<i64> {
+        let zone = self.zones.get(z)?;
+        let size = self
+            .nodes
+            .iter()
+            .filter(|n| n.exists && n.counted_in_zone && n.zone == z)
+            .count();
+        let rate = zone_tainting_rate(zone.state, size, false);
+        // The token bucket's interval in whole seconds (10 s at 0.1/s, 100 s at 0.01/s).
+        (rate > 0.0).then(|| ((1.0 / rate) + 0.5) as i64)
+    }
+
+    fn wake_zone(&mut self, z: usize) {
+        let Some(zone) = self.zones.get(z) else {
+            return;
+        };
+        if zone.queue.is_empty() || self.zone_interval(z).is_none() {
+            return;
+        }
+        let at = zone.next_token.max(self.now);
+        if zone.wake_scheduled.is_some_and(|w| w <= at) {
+            return;
+        }
+        if let Some(zone) = self.zones.get_mut(z) {
+            zone.wake_scheduled = Some(at);
+        }
+        self.push(at, Work::ZoneTainter(z));
+    }
+
+    /// `doNoExecuteTaintingPass`: takes a token and taints the queue's first node that is
+    /// still not Ready (the rate limiter's 100 ms tick is rounded to whole seconds).
+    fn zone_tainter(&mut self, z: usize) {
+        let Some(zone) = self.zones.get_mut(z) else {
+            return;
+        };
+        if zone.wake_scheduled != Some(self.now) {
+            return;
+        }
+        zone.wake_scheduled = None;
+        let Some(interval) = self.zone_interval(z) else {
+            return;
+        };
+        let Some(zone) = self.zones.get_mut(z) else {
+            return;
+        };
+        if zone.next_token > self.now {
+            self.wake_zone(z);
+            return;
+        }
+        while let Some(slot) = zone.queue.pop_front() {
+            let Some(n) = self.nodes.get_mut(slot) else {
+                continue;
+            };
+            n.queued_for_no_execute = false;
+            if !n.exists || n.ready {
+                continue;
+            }
+            zone.next_token = self.now + interval;
+            let taint = node_lifecycle::taint_template(
+                crate::model::keys::UNREACHABLE,
+                TaintEffect::NoExecute,
+            );
+            if !n.spec.taints.iter().any(is_lifecycle_no_execute) {
+                n.spec.taints.push(taint);
+                self.node_spec_changed(slot);
+            }
+            break;
+        }
+        self.wake_zone(z);
+    }
+
+    /// The kubelet reports Ready again: Ready=True at once (the NoSchedule pass removes
+    /// `unreachable:NoSchedule`), the NoExecute taint goes at the next monitor pass
+    /// (`markNodeAsReachable`), and the kubelet finishes the pods that were deleted
+    /// while it was away.
+    fn node_returns(&mut self, slot: usize) {
+        let Some(n) = self.nodes.get_mut(slot) else {
+            return;
+        };
+        if n.reporting {
+            return;
+        }
+        n.reporting = true;
+        let was_ready = n.ready;
+        n.generation += 1;
+        let generation = n.generation;
+        if !was_ready {
+            self.set_ready(slot, true);
+            let generation = self.nodes.get(slot).map_or(0, |n| n.generation);
+            self.node_spec_changed(slot);
+            let pass = self.input.options.node_monitor.pass_at_or_after(self.now);
+            self.push(
+                pass,
+                Work::NodeReachable {
+                    node: slot,
+                    generation,
+                },
+            );
+            self.zones_changed();
+        } else {
+            let _ = generation;
+        }
+        let pods: Vec<usize> = self
+            .nodes
+            .get(slot)
+            .map(|n| n.pods.clone())
+            .unwrap_or_default();
+        for p in pods {
+            if let Some(pod) = self.pods.get(p)
+                && let Phase::Terminating { since, .. } = pod.phase
+            {
+                let at = (since + pod.grace).max(self.now);
+                if let Some(pod) = self.pods.get_mut(p) {
+                    pod.gone_at = Some(at);
+                }
+                self.push(at, Work::PodGone(p));
+            }
+        }
+    }
+
+    fn node_reachable(&mut self, slot: usize, generation: u64) {
+        let Some(n) = self.nodes.get_mut(slot) else {
+            return;
+        };
+        if n.generation != generation || !n.ready || !n.exists {
+            return;
+        }
+        let before = n.spec.taints.len();
+        n.spec.taints.retain(|t| !is_lifecycle_no_execute(t));
+        if n.spec.taints.len() != before {
+            self.node_spec_changed(slot);
+        }
+    }
+
+    fn delete_node(&mut self, slot: usize) {
+        let Some(n) = self.nodes.get_mut(slot) else {
+            return;
+        };
+        n.exists = false;
+        n.generation += 1;
+        self.live.retain(|&s| s != slot);
+        self.node_spec_changed(slot);
+        self.zones_changed();
+        // gcOrphaned: quarantine, then the next GC pass.
+        let earliest = self.now + POD_GC_QUARANTINE;
+        let pass = earliest + (POD_GC_PERIOD - earliest.rem_euclid(POD_GC_PERIOD)) % POD_GC_PERIOD;
+        self.push(pass, Work::PodGc(slot));
+    }
+
+    fn pod_gc(&mut self, slot: usize) {
+        if self.nodes.get(slot).is_none_or(|n| n.exists) {
+            return;
+        }
+        let pods: Vec<usize> = self
+            .nodes
+            .get(slot)
+            .map(|n| n.pods.clone())
+            .unwrap_or_default();
+        for p in pods {
+            if self.pods.get(p).is_some_and(|p| p.is_active()) {
+                self.start_termination(p, TerminationCause::NodeDeleted, Some(0));
+            }
+            self.pod_gone(p);
+        }
+    }
+
+    // -----------------------------------------------------------------------------
+    // Pods
+    // -----------------------------------------------------------------------------
+
+    /// Creates a pod object (admission applied): returns its id. `replaces` links a
+    /// controller's replacement to the pod it replaces.
+    pub fn admit(&mut self, p: ClusterPod, replaces: Option<usize>, class: Option<usize>) -> usize {
+        let id = self.pods.len();
+        let mut pod = p.pod;
+        if let Some(d) = self.input.options.default_toleration_seconds {
+            pod.pod.tolerations = apply_default_toleration_seconds(&pod.pod.tolerations, d);
+        }
+        let workload = p
+            .owner
+            .as_ref()
+            .and_then(|o| self.workload_of(&pod.pod.namespace, o));
+        let ordinal = match (workload, &p.owner) {
+            (Some(_), Some(o)) if o.kind == ControllerKind::StatefulSet => pod
+                .pod
+                .name
+                .strip_prefix(o.name.as_str())
+                .and_then(|s| s.strip_prefix('-'))
+                .and_then(|s| s.parse::<u32>().ok()),
+            _ => None,
+        };
+        let class = class.unwrap_or_else(|| self.new_class());
+        self.out.pods.push(PodRecord {
+            namespace: pod.pod.namespace.clone(),
+            name: pod.pod.name.clone(),
+            owner: p.owner.clone(),
+            created: self.now,
+            gone: None,
+            replaces,
+        });
+        self.pod_by_key
+            .insert((pod.pod.namespace.clone(), pod.pod.name.clone()), id);
+        let node_name = core::mem::take(&mut pod.pod.node_name);
+        self.pods.push(PodSlot {
+            pod,
+            labels: p.labels,
+            owner: p.owner,
+            workload,
+            ordinal,
+            grace: p
+                .termination_grace_period_seconds
+                .unwrap_or(DEFAULT_TERMINATION_GRACE_PERIOD)
+                .max(0),
+            empty_dir: p.empty_dir,
+            mirror: p.mirror,
+            phase: Phase::Pending,
+            node: None,
+            span: None,
+            class,
+            last_message: None,
+            nominated: None,
+            gone_at: None,
+            created: self.now,
+        });
+        // The pod keeps its requested node until it is bound (a pod created with
+        // `nodeName` skips the scheduler).
+        if let Some(s) = self.pods.get_mut(id) {
+            s.pod.pod.node_name = node_name;
+        }
+        self.open_span(id, None, PodState::Pending);
+        if let Some(w) = workload {
+            self.dirty_workloads.insert(w);
+            if let Some(ws) = self.workloads.get_mut(w) {
+                ws.pods.push(id);
+            }
+        }
+        if let Some(r) = replaces
+            && let Some(ws) = workload.and_then(|w| self.workloads.get_mut(w))
+        {
+            ws.departed.retain(|&d| d != r);
+        }
+        id
+    }
+
+    /// Records that a workload's pod left, for the link to its replacement.
+    fn departed(&mut self, id: usize) {
+        if let Some(w) = self.pods.get(id).and_then(|p| p.workload)
+            && let Some(ws) = self.workloads.get_mut(w)
+            && !ws.departed.contains(&id)
+        {
+            ws.departed.push(id);
+        }
+    }
+
+    fn open_span(&mut self, pod: usize, node: Option<usize>, state: PodState) {
+        if let Some(s) = self.pods.get(pod).and_then(|p| p.span)
+            && let Some(span) = self.out.spans.get_mut(s)
+        {
+            span.to = Some(self.now);
+        }
+        let idx = self.out.spans.len();
+        self.out.spans.push(PodSpan {
+            pod,
+            node,
+            state,
+            from: self.now,
+            to: None,
+        });
+        if let Some(p) = self.pods.get_mut(pod) {
+            p.span = Some(idx);
+        }
+    }
+
+    fn close_span(&mut self, pod: usize) {
+        if let Some(s) = self.pods.get_mut(pod).and_then(|p| p.span.take())
+            && let Some(span) = self.out.spans.get_mut(s)
+        {
+            span.to = Some(self.now);
+        }
+    }
+
+    /// Binds a pod to a node: the scheduler's bind (with the `Scheduled` event when it
+    /// went through the scheduler) or a starting pod already there.
+    pub fn bind(&mut self, id: usize, slot: usize, scheduled: bool) {
+        let popts = self.popts;
+        let name = String::from(self.node_name(slot));
+        let Some(p) = self.pods.get_mut(id) else {
+            return;
+        };
+        p.pod.pod.node_name = name.clone();
+        p.phase = Phase::Running;
+        p.node = Some(slot);
+        p.nominated = None;
+        let (ns, pname) = (p.pod.pod.namespace.clone(), p.pod.pod.name.clone());
+        let pod_for_evictor = p.pod.pod.clone();
+        if let Some(n) = self.nodes.get_mut(slot) {
+            n.pods.push(id);
+            if let Some(p) = self.pods.get(id) {
+                n.state.add(&p.pod, popts);
+            }
+        }
+        self.queue.remove(id);
+        if let Some(w) = self.pods.get(id).and_then(|p| p.workload)
+            && let Some(ws) = self.workloads.get_mut(w)
+            && ws.spec.kind == ControllerKind::DaemonSet
+        {
+            let v = ws.by_node.entry(slot).or_default();
+            if !v.contains(&id) {
+                v.push(id);
+            }
+        }
+        self.open_span(id, Some(slot), PodState::Running);
+        if scheduled {
+            self.emit(
+                events::SCHEDULED,
+                NORMAL,
+                ObjectRef::pod(&ns, &pname),
+                events::scheduled_message(&ns, &pname, &name),
+            );
+        }
+        self.evictor_apply(SimEvent::CreatePod(pod_for_evictor));
+        self.state_gen += 1;
+        if let Some(w) = self.pods.get(id).and_then(|p| p.workload) {
+            self.dirty_workloads.insert(w);
+        }
+    }
+
+    /// Starts a graceful deletion: the pod is terminating (its controller may replace it
+    /// now), the kubelet stops its containers, and it is gone after the grace period
+    /// unless its node's kubelet is not reporting. An unbound pod is gone at once.
+    pub fn start_termination(&mut self, id: usize, cause: TerminationCause, grace: Option<i64>) {
+        let Some(p) = self.pods.get_mut(id) else {
+            return;
+        };
+        if !p.is_active() {
+            return;
+        }
+        let Some(slot) = p.node else {
+            // Unbound pods are deleted without waiting (the API's graceful-delete check).
+            p.phase = Phase::Terminating {
+                cause,
+                since: self.now,
+            };
+            self.queue.remove(id);
+            if let Some(w) = self.pods.get(id).and_then(|p| p.workload) {
+                self.dirty_workloads.insert(w);
+            }
+            self.departed(id);
+            self.pod_gone(id);
+            return;
+        };
+        let grace = grace.unwrap_or(p.grace).max(0);
+        self.departed(id);
+        let Some(p) = self.pods.get_mut(id) else {
+            return;
+        };
+        p.phase = Phase::Terminating {
+            cause,
+            since: self.now,
+        };
+        let containers: Vec<String> = p
+            .pod
+            .placement
+            .containers
+            .iter()
+            .filter(|c| !c.name.is_empty())
+            .map(|c| c.name.clone())
+            .collect();
+        let (ns, name) = p.key();
+        let workload = p.workload;
+        let reporting = self
+            .nodes
+            .get(slot)
+            .is_some_and(|n| n.reporting && n.exists);
+        self.open_span(id, Some(slot), PodState::Terminating { cause });
+        if reporting {
+            for c in containers {
+                self.emit(
+                    events::KILLING,
+                    NORMAL,
+                    ObjectRef::pod(&ns, &name),
+                    events::killing_message(&c),
+                );
+            }
+            let at = self.now + grace;
+            if let Some(p) = self.pods.get_mut(id) {
+                p.gone_at = Some(at);
+            }
+            self.push(at, Work::PodGone(id));
+        }
+        if let Some(w) = workload {
+            self.dirty_workloads.insert(w);
+        }
+        self.state_gen += 1;
+    }
+
+    fn pod_gone_work(&mut self, id: usize) {
+        let Some(p) = self.pods.get(id) else {
+            return;
+        };
+        if p.gone_at != Some(self.now) || !matches!(p.phase, Phase::Terminating { .. }) {
+            return;
+        }
+        let reporting = p
+            .node
+            .and_then(|n| self.nodes.get(n))
+            .is_some_and(|n| n.reporting && n.exists);
+        if reporting {
+            self.pod_gone(id);
+        }
+    }
+
+    /// The pod object is removed from the API.
+    pub fn pod_gone(&mut self, id: usize) {
+        let popts = self.popts;
+        let Some(p) = self.pods.get_mut(id) else {
+            return;
+        };
+        if matches!(p.phase, Phase::Gone) {
+            return;
+        }
+        let was_active = p.is_active();
+        p.phase = Phase::Gone;
+        p.gone_at = None;
+        if was_active {
+            self.departed(id);
+        }
+        let Some(p) = self.pods.get(id) else {
+            return;
+        };
+        let key = p.key();
+        let node = p.node;
+        let workload = p.workload;
+        self.queue.remove(id);
+        self.close_span(id);
+        if let Some(r) = self.out.pods.get_mut(id) {
+            r.gone = Some(self.now);
+        }
+        if self.pod_by_key.get(&key) == Some(&id) {
+            self.pod_by_key.remove(&key);
+        }
+        if let Some(slot) = node
+            && let Some(n) = self.nodes.get_mut(slot)
+        {
+            n.pods.retain(|&q| q != id);
+            // Rebuild the scheduler's view of the node from the pods still bound.
+            let mut state = NodeState::with_allocatable(n.allocatable.as_ref(), [], popts);
+            for q in &n.pods {
+                if let Some(qp) = self.pods.get(*q) {
+                    state.add(&qp.pod, popts);
+                }
+            }
+            n.state = state;
+            self.dirty_daemon_nodes.insert(slot);
+        }
+        self.evictor_apply(SimEvent::DeletePod(PodKey::new(&key.0, &key.1)));
+        if let Some(w) = workload {
+            self.dirty_workloads.insert(w);
+        }
+        self.state_gen += 1;
+        self.help_gen += 1;
+        self.drain_pod_gone(id);
+    }
+
+    // -----------------------------------------------------------------------------
+    // Taint-eviction controller
+    // -----------------------------------------------------------------------------
+
+    fn evictor_apply(&mut self, event: SimEvent) {
+        // Events are never older than the evictor's clock: the loop advances it first.
+        let _ = self.evictor.apply(TimedEvent::new(self.now, event));
+        self.collect_evictions();
+    }
+
+    /// Turns the taint-eviction controller's new events into Kubernetes Events and
+    /// graceful deletions.
+    fn collect_evictions(&mut self) {
+        while let Some(ev) = self.evictor.events().get(self.evictor_events_seen).copied() {
+            self.evictor_events_seen += 1;
+            let Some(key) = self.evictor.pod_key(ev.pod).cloned() else {
+                continue;
+            };
+            let Some(&id) = self
+                .pod_by_key
+                .get(&(key.namespace.clone(), key.name.clone()))
+            else {
+                continue;
+            };
+            let at = self.now;
+            self.now = ev.at.max(self.now);
+            self.emit(
+                ev.kind.reason(),
+                ev.kind.event_type(),
+                ObjectRef::pod(&key.namespace, &key.name),
+                ev.kind.message(&key),
+            );
+            self.now = at.max(ev.at);
+            if ev.kind == EventKind::MarkingForDeletion {
+                self.start_termination(id, TerminationCause::TaintEviction, None);
+            }
+        }
+    }
+
+    // -----------------------------------------------------------------------------
+    // Actions
+    // -----------------------------------------------------------------------------
+
+    fn action(&mut self, i: usize) {
+        let Some(action) = self.input.actions.get(i) else {
+            return;
+        };
+        let node = |w: &World<'_>, name: &str| {
+            w.node_by_name
+                .get(name)
+                .copied()
+                .filter(|&s| w.nodes.get(s).is_some_and(|n| n.exists))
+        };
+        match &action.kind {
+            ActionKind::AddTaint { node: name, taint } => {
+                if let Some(slot) = node(self, name)
+                    && let Some(n) = self.nodes.get_mut(slot)
+                {
+                    match n
+                        .spec
+                        .taints
+                        .iter_mut()
+                        .find(|t| t.key == taint.key && t.effect == taint.effect)
+                    {
+                        Some(t) => *t = taint.clone(),
+                        None => n.spec.taints.push(taint.clone()),
+                    }
+                    self.node_spec_changed(slot);
+                }
+            }
+            ActionKind::RemoveTaint {
+                node: name,
+                key,
+                effect,
+            } => {
+                if let Some(slot) = node(self, name)
+                    && let Some(n) = self.nodes.get_mut(slot)
+                {
+                    n.spec
+                        .taints
+                        .retain(|t| !(t.key == *key && (effect.is_empty() || t.effect == *effect)));
+                    self.node_spec_changed(slot);
+                }
+            }
+            ActionKind::Cordon { node: name } | ActionKind::Uncordon { node: name } => {
+                let cordon = matches!(action.kind, ActionKind::Cordon { .. });
+                if let Some(slot) = node(self, name)
+                    && let Some(n) = self.nodes.get_mut(slot)
+                    && n.spec.unschedulable != cordon
+                {
+                    n.spec.unschedulable = cordon;
+                    self.node_spec_changed(slot);
+                }
+            }
+            ActionKind::Drain {
+                node: name,
+                options,
+            } => {
+                if let Some(slot) = node(self, name) {
+                    self.start_drain(slot, options.clone());
+                }
+            }
+            ActionKind::NodeStopsReporting { node: name } => {
+                if let Some(slot) = node(self, name)
+                    && let Some(n) = self.nodes.get_mut(slot)
+                    && n.reporting
+                {
+                    n.reporting = false;
+                    n.generation += 1;
+                    let generation = n.generation;
+                    // The last heartbeat is observed at the first monitor pass at or
+                    // after this second; Unknown at the first pass after the grace period.
+                    let timing = self.input.options.node_monitor;
+                    let probe = timing.pass_at_or_after(self.now);
+                    self.push(
+                        timing.ready_unknown_at(probe),
+                        Work::NodeUnknown {
+                            node: slot,
+                            generation,
+                        },
+                    );
+                }
+            }
+            ActionKind::NodeReturns { node: name } => {
+                if let Some(slot) = node(self, name) {
+                    self.node_returns(slot);
+                }
+            }
+            ActionKind::DeleteNode { node: name } => {
+                if let Some(slot) = node(self, name) {
+                    self.delete_node(slot);
+                }
+            }
+            ActionKind::AddNode { node: n } => {
+                if !self
+                    .node_by_name
+                    .get(&n.node.name)
+                    .is_some_and(|&s| self.nodes.get(s).is_some_and(|n| n.exists))
+                {
+                    let slot = self.add_node(n);
+                    self.zones_changed();
+                    self.dirty_daemon_nodes.insert(slot);
+                }
+            }
+            ActionKind::CreatePod { pod } => {
+                let key = (pod.pod.pod.namespace.clone(), pod.pod.pod.name.clone());
+                if key.1.is_empty() || self.pod_by_key.contains_key(&key) {
+                    return;
+                }
+                let target = if pod.pod.pod.node_name.is_empty() {
+                    None
+                } else {
+                    self.node_by_name.get(&pod.pod.pod.node_name).copied()
+                };
+                let id = self.admit(pod.clone(), None, None);
+                match target {
+                    Some(slot) if self.nodes.get(slot).is_some_and(|n| n.exists) => {
+                        self.bind(id, slot, false)
+                    }
+                    _ if pod.pod.pod.node_name.is_empty() => self.enqueue(id),
+                    // A pod bound to a node that does not exist stays Pending.
+                    _ => {}
+                }
+            }
+            ActionKind::CreateWorkload { workload } => {
+                let exists = self.workloads.iter().any(|w| {
+                    w.spec.kind == workload.kind
+                        && w.spec.namespace == workload.namespace
+                        && w.spec.name == workload.name
+                });
+                if !exists {
+                    let id = self.add_workload(workload.clone());
+                    self.dirty_workloads.insert(id);
+                    if workload.kind == ControllerKind::DaemonSet {
+                        self.dirty_daemon_nodes.extend(0..self.nodes.len());
+                    }
+                }
+            }
+            ActionKind::Scale {
+                kind,
+                namespace,
+                name,
+                replicas,
+            } => {
+                if let Some(id) = self.workloads.iter().position(|w| {
+                    w.spec.kind == *kind && w.spec.namespace == *namespace && w.spec.name == *name
+                }) {
+                    if let Some(w) = self.workloads.get_mut(id) {
+                        w.spec.replicas = (*replicas).max(0);
+                    }
+                    self.dirty_workloads.insert(id);
+                }
+            }
+        }
+    }
+
+    // -----------------------------------------------------------------------------
+    // Loop
+    // -----------------------------------------------------------------------------
+
+    fn main_loop(&mut self) {
+        // Second 0: the starting state settles (controllers fill up, pending pods are
+        // scheduled) before any action.
+        self.now = 0;
+        self.settle();
+        loop {
+            let next_heap = self.heap.peek().map(|Reverse((t, _, _))| *t);
+            let next_timer = self.evictor.next_timer();
+            let t = match (next_heap, next_timer) {
+                (Some(a), Some(b)) => a.min(b),
+                (Some(a), None) => a,
+                (None, Some(b)) => b,
+                (None, None) => break,
+            };
+            if t > self.input.until {
+                break;
+            }
+            self.now = self.now.max(t);
+            // Tie rule: the taint-eviction controller's due timers fire first.
+            self.evictor.advance_to(self.now);
+            self.collect_evictions();
+            while let Some(Reverse((at, _, work))) = self.heap.peek().copied() {
+                if at > self.now {
+                    break;
+                }
+                self.heap.pop();
+                self.work(work);
+            }
+            self.settle();
+        }
+        self.now = self.input.until;
+        self.evictor.advance_to(self.now);
+    }
+
+    fn work(&mut self, work: Work) {
+        match work {
+            Work::Action(i) => self.action(i),
+            Work::PodGone(p) => self.pod_gone_work(p),
+            Work::NodeUnknown { node, generation } => {
+                if self.nodes.get(node).is_some_and(|n| {
+                    n.generation == generation && !n.reporting && n.exists && n.ready
+                }) {
+                    self.node_unknown(node);
+                }
+            }
+            Work::NodeReachable { node, generation } => self.node_reachable(node, generation),
+            Work::ZoneTainter(z) => self.zone_tainter(z),
+            Work::PodGc(n) => self.pod_gc(n),
+            Work::Drain(d) => self.drain_step(d),
+            Work::JobBackoff(w) => {
+                self.dirty_workloads.insert(w);
+            }
+        }
+    }
+
+    /// Runs the workload controllers and the scheduler until nothing changes.
+    fn settle(&mut self) {
+        for _ in 0..64 {
+            let before = (self.state_gen, self.pods.len());
+            self.run_controllers();
+            self.run_scheduler();
+            self.collect_evictions();
+            if (self.state_gen, self.pods.len()) == before
+                && self.dirty_workloads.is_empty()
+                && self.dirty_daemon_nodes.is_empty()
+            {
+                break;
+            }
+        }
+    }
+
+    fn finish(mut self) -> Timeline {
+        let until = self.input.until;
+        let mut summary = Summary::default();
+        for (id, p) in self.pods.iter().enumerate() {
+            if let Phase::Terminating { cause, .. } = p.phase {
+                let _ = cause;
+            }
+            if matches!(p.phase, Phase::Pending) {
+                summary.still_pending.push(StillPending {
+                    pod: id,
+                    message: p.last_message.clone().unwrap_or_default(),
+                });
+            }
+        }
+        for s in &self.out.spans {
+            if let PodState::Terminating { cause } = s.state
+                && matches!(
+                    cause,
+                    TerminationCause::TaintEviction
+                        | TerminationCause::DrainEviction
+                        | TerminationCause::DrainDeletion
+                        | TerminationCause::Preemption
+                )
+                && s.from <= until
+            {
+                summary.evicted += 1;
+            }
+        }
+        for (id, r) in self.out.pods.iter().enumerate() {
+            if r.replaces.is_some() {
+                summary.replaced += 1;
+                if self
+                    .out
+                    .spans
+                    .iter()
+                    .any(|s| s.pod == id && s.node.is_some())
+                {
+                    summary.rescheduled += 1;
+                }
+            }
+        }
+        for &slot in &self.live {
+            let Some(n) = self.nodes.get(slot) else {
+                continue;
+            };
+            let open =
+                !n.spec.unschedulable
+                    && n.ready
+                    && !n.spec.taints.iter().any(|t| {
+                        matches!(t.effect, TaintEffect::NoSchedule | TaintEffect::NoExecute)
+                    });
+            let u = n.state.usage.as_ref();
+            summary.capacity.push(NodeCapacity {
+                node: slot,
+                open,
+                cpu_milli_free: u.map(|u| u.allocatable.milli_cpu - u.requested.milli_cpu),
+                memory_free: u.map(|u| u.allocatable.memory - u.requested.memory),
+                pods_free: u.map(|u| u.allocatable.allowed_pod_number - u.pods),
+            });
+        }
+        summary.drains_unfinished = self.drains.iter().any(|d| !d.finished);
+        self.out.summary = summary;
+        self.out
+    }
+}
+
+/// The node lifecycle controller's own NoExecute taints.
+fn is_lifecycle_no_execute(t: &Taint) -> bool {
+    t.effect == TaintEffect::NoExecute
+        && (t.key == crate::model::keys::UNREACHABLE || t.key == crate::model::keys::NOT_READY)
+}
