@@ -10,6 +10,7 @@
 mod annotate;
 mod docsites;
 mod helpers;
+mod krew;
 mod npm;
 mod release;
 mod web;
@@ -154,6 +155,24 @@ pub const TASKS: &[Task] = &[
         includes: &[],
     },
     Task {
+        name: "cli-archive",
+        args: " TARGET",
+        about: "build the command-line tool for a release platform (a Rust target triple) \
+                and pack it as krew installs it: kubectl-taintlab and LICENSE in \
+                <target dir>/cli-dist/kubectl-taintlab_v<version>_<os>_<arch>.tar.gz",
+        needs: &[],
+        includes: &[],
+    },
+    Task {
+        name: "krew-manifest",
+        args: " [DIR]",
+        about: "fill plugins/taintlab.yaml's sha256 from the archives in DIR (default \
+                <target dir>/cli-dist), check their layout, validate it with krew's \
+                rules, write DIR/taintlab.yaml and DIR/SHA256SUMS",
+        needs: &[],
+        includes: &[],
+    },
+    Task {
         name: "setup",
         args: "",
         about: "install the Rust targets and tools every task needs",
@@ -252,6 +271,8 @@ fn implementation(name: &str) -> Option<TaskFn> {
         "npm test" => |_| npm::test(),
         "docsites" => |_| docsites::test(),
         "release-check" => release::run_check,
+        "cli-archive" => krew::cli_archive,
+        "krew-manifest" => krew::krew_manifest,
         // Installing is all they do.
         "npm setup" | "setup" => |_| Ok(()),
         _ => return None,

@@ -6,8 +6,9 @@
 //! lists every place that disagrees: the policy's `metadata.yml` annotations, its
 //! Artifact Hub package, the examples' module references, the READMEs and CHANGELOG,
 //! and the release workflow (which must build and push the artifacts `cargo xtask
-//! policy` writes). `cargo xtask release-check [TAG]` runs it (the workflow does, with
-//! the tag it releases), and so do xtask's unit tests.
+//! policy` writes), and the command-line tool's krew manifest, archives and build matrix
+//! ([`crate::krew::check`]). `cargo xtask release-check [TAG]` runs it (the workflow
+//! does, with the tag it releases), and so do xtask's unit tests.
 
 use std::fs;
 use std::path::Path;
@@ -235,6 +236,7 @@ pub fn check(r: &Release) -> Result<Vec<String>, String> {
         format!("{dir}/DEVELOPMENT.md"),
         meta_file.clone(),
         pkg_file.clone(),
+        crate::krew::MANIFEST.to_string(),
     ];
     let examples = root().join(dir).join("examples");
     let mut names: Vec<String> = fs::read_dir(&examples)
@@ -300,6 +302,7 @@ pub fn check(r: &Release) -> Result<Vec<String>, String> {
     }
 
     check_workflow(&read_text(WORKFLOW)?, &mut p.0);
+    p.0.extend(crate::krew::check(r)?);
     Ok(p.0)
 }
 
@@ -330,9 +333,14 @@ fn check_workflow(text: &str, problems: &mut Vec<String>) {
             problems.push(format!("{w}: does not mention {needed:?}"));
         }
     }
-    // Every build artifact it names is one the build writes.
+    // Every build artifact it names is one the build writes (the policy's modules, or
+    // the command-line tool's archives and krew manifest).
     for t in tokens(text, "target/") {
-        if t != annotated && t != plain && t != "target" {
+        if t != annotated
+            && t != plain
+            && t != "target"
+            && !t.starts_with(crate::krew::DIST_IN_WORKFLOW)
+        {
             problems.push(format!(
                 "{w}: names {t:?}, which `cargo xtask policy` does not write (it writes {plain} and {annotated})"
             ));
