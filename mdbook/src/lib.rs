@@ -145,7 +145,7 @@ pub fn loader_script(chapter_path: Option<&str>) -> String {
         .unwrap_or(0);
     let up = "../".repeat(depth);
     format!(
-        "<script type=\"module\">import((typeof path_to_root === \"string\" ? path_to_root : \"{up}\") + \"{ASSET_DIR}/{}\");</script>",
+        "<script type=\"module\">import(new URL((typeof path_to_root === \"string\" ? path_to_root : \"{up}\") + \"{ASSET_DIR}/{}\", document.baseURI).href);</script>",
         ASSETS[0]
     )
 }

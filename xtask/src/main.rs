@@ -57,7 +57,7 @@ pub const TASKS: &[Task] = &[
         about: "everything CI runs: format check, clippy -D warnings, all tests (the \
                 Kubewarden policy through a real waPC host, on the annotated module), the \
                 no_std build, the conformance suite, the playground's component, budget \
-                and end-to-end tests, the npm package's tests",
+                and end-to-end tests, the npm package's tests, the documentation sites",
         needs: &[
             Need::Component("rustfmt"),
             Need::Component("clippy"),
@@ -66,7 +66,7 @@ pub const TASKS: &[Task] = &[
             Need::Apt(CHROMIUM),
             Need::Apt(GZIP),
         ],
-        includes: &["policy", "conformance", "web", "npm test"],
+        includes: &["policy", "conformance", "web", "npm test", "docsites"],
     },
     Task {
         name: "conformance",
@@ -371,6 +371,7 @@ fn test() -> Result<(), String> {
     conformance(&[])?;
     web::test()?;
     npm::test()?;
+    docsites::test()?;
     println!("xtask test: all steps passed");
     Ok(())
 }

@@ -150,24 +150,18 @@ export function widgets(page) {
 }
 
 /**
- * Replaces the text of widget `index`'s editor with `edit(text)` and waits for the render
- * that follows (the `taint-check-render` event or a problem shown).
+ * Replaces the text of widget `index`'s editor with `edit(text)` and waits for the update
+ * that follows (a verdict or a problem shown); returns the text before.
  */
 export async function edit(page, index, edit) {
   const area = page.locator("taint-check").nth(index).locator("textarea").first();
   const before = await area.inputValue();
   const after = edit(before);
   assert.notEqual(after, before, "the edit changes the text");
-  await page.evaluate((i) => {
-    const el = document.querySelectorAll("taint-check")[i];
-    el.__rendered = false;
-    el.addEventListener("taint-check-render", () => (el.__rendered = true), { once: true });
-  }, index);
+  // Every update sets data-state again (live or error): clear it, then wait for it.
+  await page.evaluate((i) => document.querySelectorAll("taint-check")[i].removeAttribute("data-state"), index);
   await area.fill(after);
-  await page.waitForFunction((i) => {
-    const el = document.querySelectorAll("taint-check")[i];
-    return el.__rendered || el.dataset.state === "error";
-  }, index);
+  await page.waitForFunction((i) => document.querySelectorAll("taint-check")[i].hasAttribute("data-state"), index);
   return before;
 }
 
@@ -206,18 +200,24 @@ export async function firstRenderAfterLoad(page) {
   });
 }
 
-/** Without JavaScript: the text of each fence's fallback code block (what a reader without scripts sees) and its height. */
-export async function fallbacks(browser, url) {
+/**
+ * Without JavaScript: for each of `urls`, the text of each widget's fallback code block
+ * (what a reader without scripts sees), its height and whether it is shown.
+ */
+export async function fallbacks(browser, urls) {
   const ctx = await browser.newContext({ javaScriptEnabled: false });
   const p = await ctx.newPage();
-  await p.goto(url, { waitUntil: "load" });
-  const out = await p.$$eval("taint-check", (els) =>
-    els.map((el) => {
-      const pre = el.querySelector("pre");
-      const r = pre?.getBoundingClientRect();
-      return { text: pre?.innerText ?? "", height: r?.height ?? 0, visible: !!pre && getComputedStyle(pre).display !== "none" };
-    }),
-  );
+  const out = [];
+  for (const url of urls) {
+    await p.goto(url, { waitUntil: "domcontentloaded" });
+    out.push(await p.$$eval("taint-check", (els) =>
+      els.map((el) => {
+        const pre = el.querySelector("pre");
+        const r = pre?.getBoundingClientRect();
+        return { text: pre?.innerText ?? "", height: r?.height ?? 0, visible: !!pre && getComputedStyle(pre).display !== "none" };
+      }),
+    ));
+  }
   await ctx.close();
   return out;
 }
