@@ -28,6 +28,10 @@ pub struct DrainOptions {
     /// forever.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub timeout: Option<i64>,
+    /// `--skip-wait-for-delete-timeout`: pods deleted longer ago than this many seconds
+    /// are not waited for.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub skip_wait_for_delete_timeout: Option<i64>,
 }
 
 /// One thing that happens to the cluster.

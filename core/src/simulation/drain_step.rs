@@ -1,17 +1,9 @@
-//! `kubectl drain` run against the simulated cluster (kubernetes/kubectl
-//! `pkg/cmd/drain/drain.go` `RunDrain`, `pkg/drain` `GetPodsForDeletion`, `evictPods`,
-//! `waitForDelete`) and the Eviction API's PodDisruptionBudget check
-//! (`pkg/registry/core/pod/storage/eviction.go` `EvictionREST.Create`,
-//! `checkAndDecrement`; the budget's numbers as `pkg/controller/disruption/disruption.go`
-//! `trySync` computes them).
-//!
-//! A drain calls [`World::drain_filter`] once per pod and [`World::eviction_check`] once
-//! per eviction attempt. Evictions of all pods start in the same second (kubectl runs
-//! one goroutine per pod); a refused eviction is retried every 5 s
-//! (`EvictErrorRetryDelay`). The PodDisruptionBudget's status is taken to be up to date
-//! at every attempt (the disruption controller's sync latency is not modelled).
-//! Not modelled: `--skip-wait-for-delete-timeout`, `--pod-selector`, the timeout of the
-//! wait for deletion (only eviction retries time out).
+//! `kubectl drain` against the simulated cluster: the drain itself is
+//! [`crate::kubectl::drain::DrainSession`] (filters, eviction loop with its 5 s retry,
+//! wait for deletion, every printed line per release); the simulation is its
+//! [`DrainWorld`]. An eviction goes through [`crate::disruption::evict`] after the
+//! budgets it may touch are synced by [`crate::disruption::apply_sync`] (the disruption
+//! controller is taken to have caught up with every change before each request).
 
 use alloc::format;
 use alloc::string::String;
@@ -21,489 +13,381 @@ use super::actions::DrainOptions;
 use super::cluster::{ControllerKind, IntOrPercent};
 use super::engine::{Phase, Work, World};
 use super::timeline::TerminationCause;
-
-/// `EvictErrorRetryDelay`.
-pub(super) const EVICT_RETRY_DELAY: i64 = 5;
+use crate::disruption::{
+    self, ApiError, EvictionOutcome, OwnerRef, PdbSpec, PodDisruptionBudget, PodPhase, PodRecord,
+    Workloads,
+};
+use crate::kubectl::drain::{DrainSession, DrainWorld, Stream, parse_drain_command};
 
 /// A drain in progress.
 pub(super) struct DrainRun {
-    pub node: usize,
-    pub options: DrainOptions,
-    pub deadline: Option<i64>,
-    /// Pods whose eviction is refused for now, retried at `retry_at`.
-    pub retrying: Vec<usize>,
-    pub retry_at: Option<i64>,
-    /// Pods evicted, waiting to be gone.
-    pub waiting: Vec<usize>,
-    /// Pods whose eviction failed for good, with the error.
-    pub failed: Vec<(usize, String)>,
+    pub session: Option<DrainSession>,
+    /// Output lines already copied into the timeline.
+    pub printed: usize,
+    /// The second the session asked to be woken at.
+    pub wake: Option<i64>,
     pub finished: bool,
+    /// kubectl's exit code once it exited.
+    pub exit: Option<i32>,
+    /// The node, for the lines' object.
+    pub node: String,
 }
 
-/// What the drain does with one pod (`makeFilters`, in filter order).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum DrainDecision {
-    /// Evict (or delete), with the warning group it is listed under, if any.
-    Delete(Option<&'static str>),
-    /// Leave it, listed under a warning or silently.
-    Skip(Option<&'static str>),
-    /// Refuse the drain, under this error group.
-    Error(&'static str),
-}
-
-/// The Eviction API's answer.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum EvictionAnswer {
-    /// 201: the pod is deleted.
-    Allowed,
-    /// 429: retry later, with the server's message.
-    TooManyRequests(String),
-    /// Any other error: the pod fails.
-    Failed(String),
-}
-
-/// The server's 429 message when a budget allows no disruption.
-pub(super) const PDB_VIOLATION: &str =
-    "Cannot evict pod as it would violate the pod's disruption budget.";
-/// The server's 500 message for a pod under several budgets.
-pub(super) const MULTIPLE_PDBS: &str = "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.";
-
-/// Go's `time.Duration.String()` for whole seconds: `30s`, `1m0s`, `1h0m0s`.
-pub(super) fn go_duration(seconds: i64) -> String {
-    if seconds == 0 {
-        return String::from("0s");
-    }
-    let neg = if seconds < 0 { "-" } else { "" };
-    let s = seconds.unsigned_abs();
-    let (h, m, sec) = (s / 3600, (s % 3600) / 60, s % 60);
-    if h > 0 {
-        format!("{neg}{h}h{m}m{sec}s")
-    } else if m > 0 {
-        format!("{neg}{m}m{sec}s")
-    } else {
-        format!("{neg}{sec}s")
+impl DrainRun {
+    /// kubectl's exit code, once it exited.
+    pub fn exit_code(&self) -> Option<i32> {
+        self.exit
     }
 }
 
-/// `GetScaledValueFromIntOrPercent(v, total, roundUp=true)`; `None` for a malformed
-/// percentage.
-fn scaled(v: &IntOrPercent, total: i64) -> Option<i64> {
-    match v {
-        IntOrPercent::Int(i) => Some(i64::from(*i)),
-        IntOrPercent::Percent(s) => {
-            let p: i64 = s.strip_suffix('%')?.parse().ok()?;
-            Some((p * total + 99).div_euclid(100))
-        }
+/// `apiVersion` of a controller kind.
+fn api_version(kind: ControllerKind) -> &'static str {
+    match kind {
+        ControllerKind::Job => "batch/v1",
+        ControllerKind::ReplicationController => "v1",
+        _ => "apps/v1",
     }
+}
+
+/// The simulation's budgets as the disruption module holds them.
+pub(super) fn budgets(cluster: &super::Cluster) -> Vec<PodDisruptionBudget> {
+    let conv = |v: &IntOrPercent| match v {
+        IntOrPercent::Int(i) => disruption::IntOrPercent::Int(*i),
+        IntOrPercent::Percent(s) => disruption::IntOrPercent::Str(s.clone()),
+    };
+    cluster
+        .disruption_budgets
+        .iter()
+        .map(|b| {
+            let mut pdb = PodDisruptionBudget::new(&b.namespace, &b.name);
+            pdb.spec = PdbSpec {
+                min_available: b.min_available.as_ref().map(conv),
+                max_unavailable: b.max_unavailable.as_ref().map(conv),
+                selector: Some(b.selector.clone()),
+                unhealthy_pod_eviction_policy: None,
+            };
+            pdb
+        })
+        .collect()
+}
+
+/// The `kubectl drain` arguments for the flags.
+fn drain_args(node: &str, o: &DrainOptions) -> Vec<String> {
+    let mut args = alloc::vec![String::from(node)];
+    if o.ignore_daemonsets {
+        args.push(String::from("--ignore-daemonsets"));
+    }
+    if o.delete_emptydir_data {
+        args.push(String::from("--delete-emptydir-data"));
+    }
+    if o.force {
+        args.push(String::from("--force"));
+    }
+    if o.disable_eviction {
+        args.push(String::from("--disable-eviction"));
+    }
+    if let Some(g) = o.grace_period {
+        args.push(format!("--grace-period={g}"));
+    }
+    if let Some(t) = o.timeout {
+        args.push(format!("--timeout={t}s"));
+    }
+    if let Some(s) = o.skip_wait_for_delete_timeout {
+        args.push(format!("--skip-wait-for-delete-timeout={s}"));
+    }
+    args
 }
 
 impl World<'_> {
-    /// `kubectl drain`'s filters for one pod.
-    pub(super) fn drain_filter(&self, pod: usize, o: &DrainOptions) -> DrainDecision {
-        let Some(p) = self.pods.get(pod) else {
-            return DrainDecision::Skip(None);
+    /// The pod as the drain and the Eviction API read it.
+    pub(super) fn pod_record(&self, id: usize) -> Option<PodRecord> {
+        let p = self.pods.get(id)?;
+        let node = p.node.and_then(|n| self.nodes.get(n));
+        let (phase, deletion) = match p.phase {
+            Phase::Pending => (PodPhase::Pending, None),
+            Phase::Running => (PodPhase::Running, None),
+            Phase::Terminating { since, .. } => (PodPhase::Running, Some(since + p.grace)),
+            Phase::Gone => return None,
         };
-        if p.owner
-            .as_ref()
-            .is_some_and(|o| o.kind == ControllerKind::DaemonSet)
-        {
-            return if o.ignore_daemonsets {
-                DrainDecision::Skip(Some("ignoring DaemonSet-managed Pods"))
-            } else {
-                DrainDecision::Error("DaemonSet-managed Pods (use --ignore-daemonsets to ignore)")
-            };
-        }
-        if p.mirror {
-            return DrainDecision::Skip(None);
-        }
-        let mut warning = None;
-        if p.empty_dir {
-            if !o.delete_emptydir_data {
-                return DrainDecision::Error(
-                    "Pods with local storage (use --delete-emptydir-data to override)",
-                );
-            }
-            warning = Some("deleting Pods with local storage");
-        }
-        if p.owner.is_none() {
-            if !o.force {
-                return DrainDecision::Error(
-                    "Pods that declare no controller (use --force to override)",
-                );
-            }
-            warning = Some("deleting Pods that declare no controller");
-        }
-        DrainDecision::Delete(warning)
-    }
-
-    /// Whether the pod counts as healthy for a budget: bound, not terminating, on a
-    /// Ready node (the node lifecycle controller marks the pods of a node that is not
-    /// Ready not Ready).
-    fn healthy(&self, pod: usize) -> bool {
-        self.pods.get(pod).is_some_and(|p| {
-            matches!(p.phase, Phase::Running)
-                && p.node
-                    .and_then(|n| self.nodes.get(n))
-                    .is_some_and(|n| n.ready)
+        Some(PodRecord {
+            namespace: p.pod.pod.namespace.clone(),
+            name: p.pod.pod.name.clone(),
+            uid: format!("uid-{id}"),
+            labels: p.labels.clone(),
+            node_name: node.map(|n| n.spec.name.clone()).unwrap_or_default(),
+            phase,
+            // The kubelet's Ready condition; the node lifecycle controller marks the pods
+            // of a node that is not Ready not Ready (`MarkPodsNotReady`).
+            ready: matches!(p.phase, Phase::Running) && node.is_some_and(|n| n.ready),
+            deletion_timestamp: deletion,
+            controller: p
+                .owner
+                .as_ref()
+                .map(|o| OwnerRef::new(api_version(o.kind), o.kind.as_str(), &o.name)),
+            mirror: p.mirror,
+            has_empty_dir: p.empty_dir,
+            termination_grace_period_seconds: p.grace,
         })
     }
 
-    /// The Eviction API's decision for one pod.
-    pub(super) fn eviction_check(&self, pod: usize) -> EvictionAnswer {
-        let Some(p) = self.pods.get(pod) else {
-            return EvictionAnswer::Allowed;
-        };
-        // canIgnorePDB: Pending, or already terminating.
-        if !matches!(p.phase, Phase::Running) {
-            return EvictionAnswer::Allowed;
+    /// The workloads as the disruption controller's finders read them.
+    fn finder_workloads(&self) -> Workloads {
+        let mut items = Vec::new();
+        for w in &self.workloads {
+            let s = &w.spec;
+            let replicas = match s.kind {
+                ControllerKind::Job | ControllerKind::DaemonSet => None,
+                _ => Some(s.replicas.max(0)),
+            };
+            if s.kind == ControllerKind::Deployment {
+                let mut rs = disruption::Workload::new(
+                    "apps/v1",
+                    "ReplicaSet",
+                    &s.namespace,
+                    &w.pod_prefix,
+                    s.replicas.max(0),
+                );
+                rs.controller = Some(OwnerRef::new("apps/v1", "Deployment", &s.name));
+                items.push(rs);
+            }
+            let mut item = disruption::Workload::new(
+                api_version(s.kind),
+                s.kind.as_str(),
+                &s.namespace,
+                &s.name,
+                0,
+            );
+            item.replicas = replicas;
+            items.push(item);
         }
-        let ns = &p.pod.pod.namespace;
-        let version = self.sem.version;
-        let matching: Vec<&super::cluster::DisruptionBudget> = self
-            .input
-            .cluster
-            .disruption_budgets
-            .iter()
-            .filter(|b| {
-                b.namespace == *ns
-                    && !(b.selector.match_labels.is_empty()
-                        && b.selector.match_expressions.is_empty())
-                    && b.selector
-                        .to_selector_for_version(version)
-                        .is_ok_and(|s| s.matches(&p.labels))
-            })
-            .collect();
-        let budget = match matching.as_slice() {
-            [] => return EvictionAnswer::Allowed,
-            [one] => *one,
-            _ => return EvictionAnswer::Failed(String::from(MULTIPLE_PDBS)),
-        };
-        let selector = budget.selector.to_selector_for_version(version).ok();
-        let covered: Vec<usize> = self
-            .pod_by_key
-            .range((ns.clone(), String::new())..)
-            .take_while(|((n, _), _)| n == ns)
-            .map(|(_, &id)| id)
-            .filter(|&id| {
-                self.pods
-                    .get(id)
-                    .is_some_and(|q| selector.as_ref().is_some_and(|s| s.matches(&q.labels)))
-            })
-            .collect();
-        let current_healthy = covered.iter().filter(|&&id| self.healthy(id)).count() as i64;
-        // getExpectedScale: the replicas of the distinct controllers of the pods.
-        let expected_scale = || {
-            let mut seen: Vec<usize> = Vec::new();
-            let mut sum = 0i64;
-            for &id in &covered {
-                if let Some(w) = self.pods.get(id).and_then(|q| q.workload)
-                    && !seen.contains(&w)
-                {
-                    seen.push(w);
-                    sum += self
-                        .workloads
-                        .get(w)
-                        .map_or(0, |s| i64::from(s.spec.replicas.max(0)));
-                }
-            }
-            sum
-        };
-        let (expected, desired) = match (&budget.max_unavailable, &budget.min_available) {
-            (Some(max), _) => {
-                let expected = expected_scale();
-                let max = scaled(max, expected).unwrap_or(0);
-                (expected, (expected - max).max(0))
-            }
-            (None, Some(IntOrPercent::Int(min))) => (covered.len() as i64, i64::from(*min)),
-            (None, Some(min)) => {
-                let expected = expected_scale();
-                (expected, scaled(min, expected).unwrap_or(0))
-            }
-            (None, None) => (covered.len() as i64, 0),
-        };
-        // A pod that is not Ready may go while the budget is met.
-        if !self.healthy(pod) && current_healthy >= desired && desired > 0 {
-            return EvictionAnswer::Allowed;
+        Workloads { items }
+    }
+
+    /// Brings the status of the budgets of `namespace` up to date.
+    fn sync_budgets(&mut self, namespace: &str) {
+        if !self.budgets.iter().any(|b| b.namespace == namespace) {
+            return;
         }
-        let allowed = if expected <= 0 {
-            0
-        } else {
-            (current_healthy - desired).max(0)
+        let workloads = self.finder_workloads();
+        let now = self.now;
+        for i in 0..self.budgets.len() {
+            if self.budgets.get(i).is_none_or(|b| b.namespace != namespace) {
+                continue;
+            }
+            let records: Vec<PodRecord> = self
+                .budget_pods
+                .get(i)
+                .map(|ids| ids.iter().filter_map(|&id| self.pod_record(id)).collect())
+                .unwrap_or_default();
+            if let Some(b) = self.budgets.get_mut(i) {
+                disruption::apply_sync(b, &records, &workloads, now);
+            }
+        }
+    }
+
+    /// Records which budgets select a new pod.
+    pub(super) fn index_budgets(&mut self, id: usize) {
+        let Some(record) = self.pods.get(id).map(|p| PodRecord {
+            namespace: p.pod.pod.namespace.clone(),
+            labels: p.labels.clone(),
+            ..PodRecord::default()
+        }) else {
+            return;
         };
-        if allowed == 0 {
-            EvictionAnswer::TooManyRequests(String::from(PDB_VIOLATION))
-        } else {
-            EvictionAnswer::Allowed
+        for (i, b) in self.budgets.iter().enumerate() {
+            if b.selects(&record)
+                && let Some(v) = self.budget_pods.get_mut(i)
+            {
+                v.push(id);
+            }
         }
     }
 
     pub(super) fn start_drain(&mut self, slot: usize, options: DrainOptions) {
-        let name = String::from(self.node_name(slot));
-        let already = self.nodes.get(slot).is_some_and(|n| n.spec.unschedulable);
-        if already {
-            self.print(false, &name, format!("node/{name} already cordoned"));
-        } else {
-            if let Some(n) = self.nodes.get_mut(slot) {
-                n.spec.unschedulable = true;
-            }
-            self.node_spec_changed(slot);
-            self.print(false, &name, format!("node/{name} cordoned"));
-        }
-        // GetPodsForDeletion: the node's pods in the API's list order (namespace, name).
-        let mut pods: Vec<usize> = self
-            .nodes
-            .get(slot)
-            .map(|n| n.pods.clone())
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|&p| self.pods.get(p).is_some_and(|pp| pp.exists()))
-            .collect();
-        pods.sort_by(|&a, &b| {
-            let ka = self.pods.get(a).map(|p| p.key());
-            let kb = self.pods.get(b).map(|p| p.key());
-            ka.cmp(&kb)
-        });
-        let mut errors: Vec<(&'static str, Vec<String>)> = Vec::new();
-        let mut warnings: Vec<(&'static str, Vec<String>)> = Vec::new();
-        let mut to_delete = Vec::new();
-        for p in pods {
-            let decision = self.drain_filter(p, &options);
-            let label = self
-                .pods
-                .get(p)
-                .map(|pp| format!("{}/{}", pp.pod.pod.namespace, pp.pod.pod.name))
-                .unwrap_or_default();
-            let group =
-                |list: &mut Vec<(&'static str, Vec<String>)>, msg: &'static str, label: String| {
-                    match list.iter_mut().find(|(m, _)| *m == msg) {
-                        Some((_, v)) => v.push(label),
-                        None => list.push((msg, alloc::vec![label])),
-                    }
-                };
-            match decision {
-                DrainDecision::Delete(w) => {
-                    if let Some(w) = w {
-                        group(&mut warnings, w, label);
-                    }
-                    to_delete.push(p);
-                }
-                DrainDecision::Skip(Some(w)) => group(&mut warnings, w, label),
-                DrainDecision::Skip(None) => {}
-                DrainDecision::Error(e) => group(&mut errors, e, label),
-            }
-        }
-        let id = self.drains.len();
-        let deadline = options.timeout.filter(|&t| t > 0).map(|t| self.now + t);
-        self.drains.push(DrainRun {
-            node: slot,
-            options: options.clone(),
-            deadline,
-            retrying: Vec::new(),
-            retry_at: None,
-            waiting: Vec::new(),
-            failed: Vec::new(),
-            finished: false,
-        });
-        if !errors.is_empty() {
-            let parts: Vec<String> = errors
-                .iter()
-                .map(|(m, pods)| format!("cannot delete {m}: {}", pods.join(", ")))
-                .collect();
-            let err = if parts.len() == 1 {
-                parts.concat()
-            } else {
-                format!("[{}]", parts.join(", "))
-            };
-            self.drain_failed(id, &err, &[]);
-            return;
-        }
-        if !warnings.is_empty() {
-            let text: Vec<String> = warnings
-                .iter()
-                .map(|(m, pods)| format!("{m}: {}", pods.join(", ")))
-                .collect();
-            self.print(true, &name, format!("Warning: {}", text.join("; ")));
-        }
-        if options.disable_eviction {
-            for &p in &to_delete {
-                self.start_termination(p, TerminationCause::DrainDeletion, options.grace_period);
-                if let Some(d) = self.drains.get_mut(id) {
-                    d.waiting.push(p);
-                }
-            }
-        } else {
-            for &p in &to_delete {
-                self.evict_attempt(id, p);
-            }
-        }
-        self.drain_check_done(id);
-    }
-
-    fn evict_attempt(&mut self, id: usize, pod: usize) {
-        let Some(d) = self.drains.get(id) else {
-            return;
-        };
-        let node = String::from(self.node_name(d.node));
-        let grace = d.options.grace_period;
-        let deadline = d.deadline;
-        let timeout = d.options.timeout.unwrap_or(0);
-        let Some(p) = self.pods.get(pod) else {
-            return;
-        };
-        if !p.exists() {
-            return; // 404: nothing to wait for, no "evicted" line.
-        }
-        let (ns, name) = p.key();
-        self.print(false, &node, format!("evicting pod {ns}/{name}"));
-        if deadline.is_some_and(|dl| self.now >= dl) {
-            let err = format!(
-                "error when evicting pods/{name:?} -n {ns:?}: global timeout reached: {}",
-                go_duration(timeout)
-            );
-            if let Some(d) = self.drains.get_mut(id) {
-                d.failed.push((pod, err));
-            }
-            return;
-        }
-        match self.eviction_check(pod) {
-            EvictionAnswer::Allowed => {
-                self.start_termination(pod, TerminationCause::DrainEviction, grace);
-                if let Some(d) = self.drains.get_mut(id) {
-                    d.waiting.push(pod);
-                }
-            }
-            EvictionAnswer::TooManyRequests(msg) => {
-                self.print(
-                    true,
-                    &node,
-                    format!(
-                        "error when evicting pods/{name:?} -n {ns:?} (will retry after {}): {msg}",
-                        go_duration(EVICT_RETRY_DELAY)
-                    ),
-                );
-                let at = self.now + EVICT_RETRY_DELAY;
-                if let Some(d) = self.drains.get_mut(id) {
-                    d.retrying.push(pod);
-                    if d.retry_at.is_none() {
-                        d.retry_at = Some(at);
-                        self.push(at, Work::Drain(id));
-                    }
-                }
-            }
-            EvictionAnswer::Failed(msg) => {
-                let err = format!("error when evicting pods/{name:?} -n {ns:?}: {msg}");
-                if let Some(d) = self.drains.get_mut(id) {
-                    d.failed.push((pod, err));
-                }
-            }
-        }
-    }
-
-    /// The 5 s retry of refused evictions.
-    pub(super) fn drain_step(&mut self, id: usize) {
-        let Some(d) = self.drains.get_mut(id) else {
-            return;
-        };
-        if d.finished || d.retry_at != Some(self.now) {
-            return;
-        }
-        d.retry_at = None;
-        let retry = core::mem::take(&mut d.retrying);
-        for p in retry {
-            self.evict_attempt(id, p);
-        }
-        self.drain_check_done(id);
-    }
-
-    /// A pod is gone: the drain waiting for it prints its line.
-    pub(super) fn drain_pod_gone(&mut self, pod: usize) {
-        for id in 0..self.drains.len() {
-            let Some(d) = self.drains.get(id) else {
-                continue;
-            };
-            if d.finished || !d.waiting.contains(&pod) {
-                continue;
-            }
-            let verb = if d.options.disable_eviction {
-                "deleted"
-            } else {
-                "evicted"
-            };
-            let node = String::from(self.node_name(d.node));
-            if let Some(d) = self.drains.get_mut(id) {
-                d.waiting.retain(|&p| p != pod);
-            }
-            let name = self
-                .pods
-                .get(pod)
-                .map(|p| p.pod.pod.name.clone())
-                .unwrap_or_default();
-            self.print(false, &node, format!("pod/{name} {verb}"));
-            self.drain_check_done(id);
-        }
-    }
-
-    fn drain_check_done(&mut self, id: usize) {
-        let Some(d) = self.drains.get(id) else {
-            return;
-        };
-        if d.finished || !d.waiting.is_empty() || !d.retrying.is_empty() {
-            return;
-        }
-        if d.failed.is_empty() {
-            let node = String::from(self.node_name(d.node));
-            if let Some(d) = self.drains.get_mut(id) {
-                d.finished = true;
-            }
-            self.print(false, &node, format!("node/{node} drained"));
-        } else {
-            let failed = d.failed.clone();
-            let errs: Vec<&str> = failed.iter().map(|(_, e)| e.as_str()).collect();
-            let err = if errs.len() == 1 {
-                errs.concat()
-            } else {
-                format!("[{}]", errs.join(", "))
-            };
-            let pods: Vec<usize> = failed.iter().map(|(p, _)| *p).collect();
-            self.drain_failed(id, &err, &pods);
-        }
-    }
-
-    fn drain_failed(&mut self, id: usize, err: &str, pending: &[usize]) {
-        let Some(slot) = self.drains.get(id).map(|d| d.node) else {
-            return;
-        };
         let node = String::from(self.node_name(slot));
-        if let Some(d) = self.drains.get_mut(id) {
-            d.finished = true;
-        }
-        if !pending.is_empty() {
-            self.print(
-                true,
-                &node,
-                format!("There are pending pods in node {node:?} when an error occurred: {err}"),
-            );
-            for &p in pending {
-                let name = self
-                    .pods
-                    .get(p)
-                    .map(|pp| pp.pod.pod.name.clone())
-                    .unwrap_or_default();
-                self.print(true, &node, format!("pod/{name}"));
+        let id = self.drains.len();
+        match parse_drain_command(&drain_args(&node, &options), self.sem.version) {
+            Ok(cmd) => {
+                self.drains.push(DrainRun {
+                    session: Some(DrainSession::new(cmd, alloc::vec![node.clone()])),
+                    printed: 0,
+                    wake: None,
+                    finished: false,
+                    exit: None,
+                    node,
+                });
+                self.drain_step(id);
+            }
+            Err(e) => {
+                self.drains.push(DrainRun {
+                    session: None,
+                    printed: 0,
+                    wake: None,
+                    finished: true,
+                    exit: Some(1),
+                    node: node.clone(),
+                });
+                for line in e.stderr().lines() {
+                    self.print(true, &node, String::from(line));
+                }
             }
         }
-        self.print(
-            true,
-            &node,
-            format!(
-                "error: unable to drain node {node:?} due to error: {err}, continuing command..."
-            ),
-        );
-        self.print(
-            true,
-            &node,
-            String::from("There are pending nodes to be drained:"),
-        );
-        self.print(true, &node, format!(" {node}"));
+    }
+
+    /// Runs the drain's session at this second and copies what it printed.
+    pub(super) fn drain_step(&mut self, id: usize) {
+        let Some(mut session) = self.drains.get_mut(id).and_then(|d| d.session.take()) else {
+            return;
+        };
+        let now = self.now;
+        let next = session.step(self, now);
+        let (printed, node) = self
+            .drains
+            .get(id)
+            .map_or((0, String::new()), |d| (d.printed, d.node.clone()));
+        let lines: Vec<(i64, bool, String)> = session
+            .output()
+            .iter()
+            .skip(printed)
+            .map(|l| (l.t, l.stream == Stream::Stderr, l.text.clone()))
+            .collect();
+        for (t, stderr, text) in lines {
+            let saved = self.now;
+            self.now = t.max(0).min(saved);
+            self.print(stderr, &node, text);
+            self.now = saved;
+        }
+        let total = session.output().len();
+        let done = session.is_done();
+        let exit = session.exit_code();
+        if let Some(d) = self.drains.get_mut(id) {
+            d.exit = exit;
+            d.printed = total;
+            d.finished = done;
+            d.session = Some(session);
+            d.wake = next;
+        }
+        if let Some(at) = next {
+            self.push(at.max(now), Work::Drain(id));
+        }
+    }
+
+    /// Wakes the drain at its requested second only (earlier queued wakes are stale).
+    pub(super) fn drain_work(&mut self, id: usize) {
+        if self
+            .drains
+            .get(id)
+            .is_some_and(|d| !d.finished && d.wake.is_some_and(|w| w <= self.now))
+        {
+            self.drain_step(id);
+        }
+    }
+
+    fn live_pod(&self, namespace: &str, name: &str) -> Option<usize> {
+        self.pod_by_key
+            .get(&(String::from(namespace), String::from(name)))
+            .copied()
+            .filter(|&id| self.pods.get(id).is_some_and(|p| p.exists()))
+    }
+}
+
+fn not_found(name: &str) -> ApiError {
+    ApiError {
+        code: 404,
+        reason: "NotFound",
+        message: format!("pods {} not found", crate::validation::go_quote(name)),
+        causes: Vec::new(),
+    }
+}
+
+impl DrainWorld for World<'_> {
+    fn set_unschedulable(&mut self, node: &str, unschedulable: bool, server_dry_run: bool) {
+        if server_dry_run {
+            return;
+        }
+        if let Some(&slot) = self.node_by_name.get(node)
+            && let Some(n) = self.nodes.get_mut(slot)
+            && n.spec.unschedulable != unschedulable
+        {
+            n.spec.unschedulable = unschedulable;
+            self.node_spec_changed(slot);
+        }
+    }
+
+    fn is_unschedulable(&self, node: &str) -> bool {
+        self.node_by_name
+            .get(node)
+            .and_then(|&s| self.nodes.get(s))
+            .is_some_and(|n| n.spec.unschedulable)
+    }
+
+    fn pods_on_node(&self, node: &str) -> Vec<PodRecord> {
+        let Some(n) = self.node_by_name.get(node).and_then(|&s| self.nodes.get(s)) else {
+            return Vec::new();
+        };
+        let mut pods: Vec<PodRecord> = n
+            .pods
+            .iter()
+            .filter_map(|&id| self.pod_record(id))
+            .collect();
+        pods.sort_by(|a, b| (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name)));
+        pods
+    }
+
+    fn daemon_set_exists(&self, namespace: &str, name: &str) -> bool {
+        self.workloads.iter().any(|w| {
+            w.spec.kind == ControllerKind::DaemonSet
+                && w.spec.namespace == namespace
+                && w.spec.name == name
+        })
+    }
+
+    fn evict(
+        &mut self,
+        namespace: &str,
+        name: &str,
+        now: i64,
+        grace_period: Option<i64>,
+        dry_run: bool,
+    ) -> Result<(), ApiError> {
+        let Some(id) = self.live_pod(namespace, name) else {
+            return Err(not_found(name));
+        };
+        self.sync_budgets(namespace);
+        let Some(record) = self.pod_record(id) else {
+            return Err(not_found(name));
+        };
+        let version = self.sem.version;
+        match disruption::evict(&record, &mut self.budgets, now, dry_run, version) {
+            EvictionOutcome::Rejected(e) => Err(e),
+            EvictionOutcome::Evicted { .. } => {
+                if !dry_run {
+                    self.start_termination(id, TerminationCause::DrainEviction, grace_period);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn delete(
+        &mut self,
+        namespace: &str,
+        name: &str,
+        _now: i64,
+        grace_period: Option<i64>,
+        dry_run: bool,
+    ) -> Result<(), ApiError> {
+        let Some(id) = self.live_pod(namespace, name) else {
+            return Err(not_found(name));
+        };
+        if !dry_run {
+            self.start_termination(id, TerminationCause::DrainDeletion, grace_period);
+        }
+        Ok(())
+    }
+
+    fn get_pod(&self, namespace: &str, name: &str) -> Option<PodRecord> {
+        self.live_pod(namespace, name)
+            .and_then(|id| self.pod_record(id))
     }
 }

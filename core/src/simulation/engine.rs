@@ -172,6 +172,10 @@ pub(super) struct World<'a> {
     pub dirty_workloads: BTreeSet<usize>,
     pub dirty_daemon_nodes: BTreeSet<usize>,
     pub drains: Vec<DrainRun>,
+    /// The PodDisruptionBudgets with their status.
+    pub budgets: Vec<crate::disruption::PodDisruptionBudget>,
+    /// Per budget, the pods it selects (labels do not change).
+    pub budget_pods: Vec<Vec<usize>>,
     /// Bumped whenever a node's spec (taints, cordon, labels) changes or a node comes or
     /// goes; the change log lets class caches update only the nodes that changed.
     pub spec_gen: u64,
@@ -251,6 +255,8 @@ impl<'a> World<'a> {
             dirty_workloads: BTreeSet::new(),
             dirty_daemon_nodes: BTreeSet::new(),
             drains: Vec::new(),
+            budgets: super::drain_step::budgets(&input.cluster),
+            budget_pods: alloc::vec![Vec::new(); input.cluster.disruption_budgets.len()],
             spec_gen: 0,
             spec_log: Vec::new(),
             state_gen: 0,
@@ -794,6 +800,7 @@ impl<'a> World<'a> {
             s.pod.pod.node_name = node_name;
         }
         self.open_span(id, None, PodState::Pending);
+        self.index_budgets(id);
         if let Some(w) = workload {
             self.dirty_workloads.insert(w);
             if let Some(ws) = self.workloads.get_mut(w) {
@@ -822,6 +829,12 @@ impl<'a> World<'a> {
         if let Some(s) = self.pods.get(pod).and_then(|p| p.span)
             && let Some(span) = self.out.spans.get_mut(s)
         {
+            // A span that would last no time is replaced by the next state.
+            if span.from == self.now {
+                span.node = node;
+                span.state = state;
+                return;
+            }
             span.to = Some(self.now);
         }
         let idx = self.out.spans.len();
@@ -1025,7 +1038,6 @@ impl<'a> World<'a> {
         }
         self.state_gen += 1;
         self.help_gen += 1;
-        self.drain_pod_gone(id);
     }
 
     // -----------------------------------------------------------------------------
@@ -1276,7 +1288,7 @@ impl<'a> World<'a> {
             Work::NodeReachable { node, generation } => self.node_reachable(node, generation),
             Work::ZoneTainter(z) => self.zone_tainter(z),
             Work::PodGc(n) => self.pod_gc(n),
-            Work::Drain(d) => self.drain_step(d),
+            Work::Drain(d) => self.drain_work(d),
             Work::JobBackoff(w) => {
                 self.dirty_workloads.insert(w);
             }
@@ -1359,7 +1371,7 @@ impl<'a> World<'a> {
                 pods_free: u.map(|u| u.allocatable.allowed_pod_number - u.pods),
             });
         }
-        summary.drains_unfinished = self.drains.iter().any(|d| !d.finished);
+        summary.drains_unfinished = self.drains.iter().any(|d| d.exit_code() != Some(0));
         self.out.summary = summary;
         self.out
     }

@@ -159,8 +159,8 @@ pub struct Summary {
     pub still_pending: Vec<StillPending>,
     /// Per node, free capacity at the end.
     pub capacity: Vec<NodeCapacity>,
-    /// True when a `kubectl drain` had not finished by the end (a PDB kept refusing,
-    /// or pods stay terminating on a node whose kubelet is gone).
+    /// True when a `kubectl drain` had not exited successfully by the end (it failed, a
+    /// PDB kept refusing, or pods stay terminating on a node whose kubelet is gone).
     pub drains_unfinished: bool,
 }
 
