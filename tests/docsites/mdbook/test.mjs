@@ -61,7 +61,18 @@ await t.check("first page: the widgets render with their verdicts; the plain YAM
   assert.ok(plain.some((p) => p.includes("name: not-a-widget")), plain.join("|"));
 });
 
-await t.check("no playground URL configured: no 'Open in playground' link", async () => {
+await t.check("no playground URL configured: no 'Open in playground' link; configure() shows it", async () => {
+  for (const w of await widgets(home.page)) assert.equal(w.playgroundShown, false);
+  await home.page.evaluate(async () => {
+    const element = await import(new URL("taintlab/taint-check.js", document.baseURI).href);
+    element.configure({ playground: "https://play.example/taintlab/" });
+  });
+  await home.page.waitForFunction(() => [...document.querySelectorAll("taint-check")].every((w) => w.shadowRoot.querySelector("a.playground").href.includes("#v=1&s=")));
+  for (const w of await widgets(home.page)) {
+    assert.equal(w.playgroundShown, true);
+    assert.ok(w.playgroundHref.startsWith("https://play.example/taintlab/#v=1&s="), w.playgroundHref);
+  }
+  await home.page.evaluate(async () => (await import(new URL("taintlab/taint-check.js", document.baseURI).href)).configure({ playground: null }));
   for (const w of await widgets(home.page)) assert.equal(w.playgroundShown, false);
 });
 
