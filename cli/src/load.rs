@@ -177,7 +177,7 @@ impl Loaded {
             Some(n) if self.main.is_empty() => json!({"nodes": n.text}),
             Some(n) => json!({"nodes": n.text, "pods": self.main.text}),
         };
-        taintlab_js::api::analyze(&input.into(), &self.js_options.clone().into())
+        taintlab_json::api::analyze(&input.into(), &self.js_options.clone().into())
             .map_err(|e| e.message.clone())
     }
 
@@ -218,9 +218,9 @@ fn admission_file(
     path: &std::path::Path,
     semantics: Semantics,
 ) -> Result<(AdmissionOptions, Value), String> {
-    use taintlab_js::api::admission::{ADMISSION_OPTIONS, admission_config};
-    use taintlab_js::read::Obj;
-    use taintlab_js::value::V;
+    use taintlab_json::api::admission::{ADMISSION_OPTIONS, admission_config};
+    use taintlab_json::read::Obj;
+    use taintlab_json::value::V;
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: cannot read: {e}"))?;
     let json = crate::cmd::policy::yaml_to_json(&text).map_err(|e| format!("{name}: {e}"))?;

@@ -106,7 +106,7 @@ fn npm_analyze(input: serde_json::Value) -> String {
         "comparisonOperators": false,
         "admission": true,
     });
-    taintlab_js::api::analyze(&input.into(), &options.into()).expect("analyze")
+    taintlab_json::api::analyze(&input.into(), &options.into()).expect("analyze")
 }
 
 #[test]
@@ -423,7 +423,7 @@ fn policy_run_and_check() {
         serde_json::from_str(&fixture("wildcard-request.json")).unwrap();
     let settings: serde_json::Value = serde_json::from_str(&fixture("settings.json")).unwrap();
     let npm =
-        taintlab_js::api::policy_decision(&request, &serde_json::json!({ "settings": settings }))
+        taintlab_json::api::policy_decision(&request, &serde_json::json!({ "settings": settings }))
             .expect("decision");
     assert_eq!(compact(&stdout(&j)), compact(&npm));
     // A plain object is wrapped in a CREATE request; default settings accept this one.
@@ -1087,7 +1087,7 @@ fn admission_options_from_a_file_are_npms() {
         "comparisonOperators": false,
         "admission": admission,
     });
-    let npm = taintlab_js::api::analyze(
+    let npm = taintlab_json::api::analyze(
         &serde_json::json!({"nodes": fixture("nodes.json"), "pods": pods}).into(),
         &options.into(),
     )

@@ -356,8 +356,8 @@ pub fn test() -> Result<(), String> {
     );
 
     step(
-        "cargo test -p taintlab-js (the API layer, natively)",
-        cargo().args(["test", "-q", "-p", "taintlab-js", "--locked"]),
+        "cargo test -p taintlab-json (the API layer, natively)",
+        cargo().args(["test", "-q", "-p", "taintlab-json", "--locked"]),
     )?;
     step(
         "node --test (nodejs build)",

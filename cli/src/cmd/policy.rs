@@ -138,7 +138,7 @@ pub fn run(a: &PolicyRunArgs) -> u8 {
             Err(e) => return fail(e),
         }
     }
-    let decision = match taintlab_js::api::policy_decision(&request, &options) {
+    let decision = match taintlab_json::api::policy_decision(&request, &options) {
         Ok(d) => d,
         Err(e) => return fail(format!("{name}: {}", e.message)),
     };

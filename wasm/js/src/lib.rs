@@ -6,18 +6,15 @@
 //! names, plain objects in and out, numbers (never BigInt) for seconds, and errors thrown
 //! as `Error` objects named `TaintlabError` that carry the location of the problem.
 //!
-//! The functions themselves live in [`api`] and work on JSON values, so they are tested
-//! natively; this file only converts values at the boundary. The TypeScript declarations
+//! The functions themselves live in the `taintlab-json` crate ([`api`]) and work on JSON
+//! values, so they are tested natively and the command-line tool prints the same JSON;
+//! this file only converts values at the boundary. The TypeScript declarations
 //! are hand-written in `types/taintlab.d.ts` and emitted into every build.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod api;
-pub mod error;
-pub mod read;
-pub mod value;
-pub mod write;
+pub use taintlab_json::{api, error, value};
 
 use wasm_bindgen::prelude::*;
 

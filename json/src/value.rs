@@ -1,4 +1,4 @@
-//! The JavaScript arguments as a small tree, read straight from JavaScript values. The
+//! The arguments as a small tree, read straight from JavaScript values (feature `js`). The
 //! engine module needs no serde at all this way (serde_json and its `Value` cost about
 //! 20 KB of the gzipped module); the policy module converts to `serde_json::Value` where
 //! the policy wants one.
@@ -128,10 +128,12 @@ impl V {
 
 /// Reads a JavaScript value. Functions and symbols are refused; nesting is limited so
 /// that a cyclic object fails instead of looping.
+#[cfg(feature = "js")]
 pub fn from_js(v: &wasm_bindgen::JsValue) -> Result<V, String> {
     from_js_at(v, 0)
 }
 
+#[cfg(feature = "js")]
 fn from_js_at(v: &wasm_bindgen::JsValue, depth: usize) -> Result<V, String> {
     use wasm_bindgen::JsCast;
     if depth > 128 {
@@ -182,17 +184,17 @@ fn from_js_at(v: &wasm_bindgen::JsValue, depth: usize) -> Result<V, String> {
     Ok(V::Obj(out))
 }
 
-/// Parses JSON text: with the JavaScript engine's `JSON.parse` in the browser (no JSON
-/// parser in the module), with serde_json natively (tests).
+/// Parses JSON text: with the JavaScript engine's `JSON.parse` in the npm package's
+/// wasm (feature `js`: no JSON parser in the module), with serde_json elsewhere.
 pub fn parse_json(text: &str) -> Result<V, String> {
-    #[cfg(target_arch = "wasm32")]
+    #[cfg(all(feature = "js", target_arch = "wasm32"))]
     {
         match js_sys::JSON::parse(text) {
             Ok(v) => from_js(&v),
             Err(e) => Err(js_sys::Error::from(e).message().into()),
         }
     }
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(not(all(feature = "js", target_arch = "wasm32")))]
     {
         serde_json::from_str::<serde_json::Value>(text)
             .map(V::from)

@@ -621,7 +621,7 @@ mod tests {
     fn the_dedicated_nodes_example_lands_only_on_its_pool() {
         let text = std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../../tests/parity/pastes/37-dedicated-nodes-selector.yaml"
+            "/../tests/parity/pastes/37-dedicated-nodes-selector.yaml"
         ))
         .unwrap();
         let a = v(analyze(&val(json!(text)), &V::Null));
@@ -653,7 +653,7 @@ mod tests {
     fn a_mixed_taint_and_cpu_event_is_reproduced_with_its_arithmetic() {
         let text = std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../../tests/parity/pastes/39-mixed-taint-and-cpu-event.yaml"
+            "/../tests/parity/pastes/39-mixed-taint-and-cpu-event.yaml"
         ))
         .unwrap();
         let a = v(analyze(&val(json!(text)), &V::Null));
