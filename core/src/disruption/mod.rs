@@ -45,8 +45,8 @@ use crate::labels::LabelSelector;
 
 pub use eviction::{ApiError, EvictionOutcome, evict, matching_budgets};
 pub use status::{
-    Condition, PdbSync, Workload, Workloads, apply_sync, compute_status,
-    get_scaled_value_from_int_or_percent,
+    Condition, ControllerFinder, PdbSync, Workload, Workloads, apply_sync, compute_status,
+    find_controller_scale, get_scaled_value_from_int_or_percent,
 };
 
 /// `intstr.IntOrString` as `minAvailable` / `maxUnavailable` hold it.

@@ -248,6 +248,39 @@ fn find_stateful_set(ws: &Workloads, r: &OwnerRef, ns: &str) -> Result<Found, St
         .map(|w| (workload_key(w), w.replicas.unwrap_or(1))))
 }
 
+/// One of the disruption controller's `podControllerFinder`s, tried in this order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ControllerFinder {
+    /// `getPodReplicationController`
+    ReplicationController,
+    /// `getPodDeployment` (through the pod's ReplicaSet)
+    Deployment,
+    /// `getPodReplicaSet` (a ReplicaSet without a Deployment)
+    ReplicaSet,
+    /// `getPodStatefulSet`
+    StatefulSet,
+    /// `getScaleController`
+    Scale,
+}
+
+/// Runs one finder for a pod's controllerRef in `namespace`: `Ok(Some(scale))` when it
+/// recognises the controller, `Ok(None)` when it does not, `Err` with upstream's text.
+pub fn find_controller_scale(
+    finder: ControllerFinder,
+    workloads: &Workloads,
+    controller_ref: &OwnerRef,
+    namespace: &str,
+) -> Result<Option<i32>, String> {
+    let f: Finder = match finder {
+        ControllerFinder::ReplicationController => find_rc,
+        ControllerFinder::Deployment => find_deployment,
+        ControllerFinder::ReplicaSet => find_replica_set,
+        ControllerFinder::StatefulSet => find_stateful_set,
+        ControllerFinder::Scale => find_scale,
+    };
+    Ok(f(workloads, controller_ref, namespace)?.map(|(_, n)| n))
+}
+
 /// Kinds the API serves without a scale subresource, with the `GroupResource` upstream's
 /// error names.
 const WITHOUT_SCALE: &[(&str, &str, &str)] = &[

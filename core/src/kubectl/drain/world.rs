@@ -81,10 +81,15 @@ impl StaticCluster {
             return;
         }
         let grace = grace.unwrap_or(pod.termination_grace_period_seconds).max(0);
+        if grace == 0 {
+            // A zero grace period removes the object at once.
+            self.pods.remove(idx);
+            return;
+        }
         pod.deletion_timestamp = Some(now);
         pod.ready = false;
         let key = pod.key();
-        if !self.kubelet_down.contains(&pod.node_name) || grace == 0 {
+        if !self.kubelet_down.contains(&pod.node_name) {
             self.gone_at.push((key, now + grace));
         }
     }

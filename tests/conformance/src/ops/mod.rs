@@ -5,6 +5,8 @@ use serde_json::Value;
 
 mod admission;
 mod daemonset;
+mod disruption;
+mod drain;
 mod eviction;
 mod go_text;
 mod kubectl;
@@ -34,4 +36,6 @@ pub fn run(op: &str, input: &Value, expected: &Value) -> OpResult {
         .or_else(|| placement::run(op, input, expected))
         .or_else(|| go_text::run(op, input, expected))
         .or_else(|| resources::run(op, input, expected))
+        .or_else(|| disruption::run(op, input, expected))
+        .or_else(|| drain::run(op, input, expected))
 }
