@@ -136,16 +136,22 @@ export async function open(context, url) {
   return { page, errors, wasm };
 }
 
-/** Scrolls every widget into view (they load lazily) and waits until each has rendered
- * a verdict or its error; returns their ids. */
-export async function settle(page, { timeout = 20000 } = {}) {
-  const ids = await page.$$eval("taint-check", (els) => els.map((e) => e.id));
-  for (const id of ids) {
-    const w = page.locator(`taint-check#${id}`);
-    await w.scrollIntoViewIfNeeded();
+/** Names the page's widgets in order (sets their ids: fences carry none), scrolls each
+ * into view (they load lazily) and waits until each has rendered a verdict or its error. */
+export async function settle(page, names, { timeout = 20000 } = {}) {
+  await page.waitForFunction((n) => document.querySelectorAll("taint-check").length >= n, names.length, { timeout });
+  const count = await page.$$eval("taint-check", (els, names) => {
+    els.forEach((e, i) => {
+      if (names[i]) e.id = names[i];
+    });
+    return els.length;
+  }, names);
+  if (count !== names.length) throw new Error(`${count} widgets on the page, expected ${names.length} (${names.join(", ")})`);
+  for (const id of names) {
+    await page.locator(`taint-check#${id}`).scrollIntoViewIfNeeded();
     await page.waitForSelector(`taint-check#${id}[data-state="live"], taint-check#${id}[data-state="error"]`, { timeout });
   }
-  return ids;
+  return names;
 }
 
 export const state = (page, id) => page.getAttribute(`taint-check#${id}`, "data-state");

@@ -147,6 +147,21 @@ fn copy_dir_files(from: &Path, to: &Path, exts: &[&str]) -> Result<(), String> {
     Ok(())
 }
 
+/// Copies a directory with everything under it.
+fn copy_tree(from: &Path, to: &Path) -> Result<(), String> {
+    fs::create_dir_all(to).map_err(io("cannot create", to))?;
+    for entry in fs::read_dir(from).map_err(io("cannot read", from))? {
+        let path = entry.map_err(io("cannot read", from))?.path();
+        let dest = to.join(path.file_name().unwrap_or_default());
+        if path.is_dir() {
+            copy_tree(&path, &dest)?;
+        } else {
+            fs::copy(&path, &dest).map_err(io("cannot copy", &path))?;
+        }
+    }
+    Ok(())
+}
+
 /// Builds the package (three wasm-bindgen targets, wasm-opt -Oz) and packs it into
 /// `target/npm/taintlab-<version>.tgz`.
 pub fn build() -> Result<(), String> {
@@ -269,6 +284,14 @@ fn build_package() -> Result<PathBuf, String> {
         &js_dir().join("element"),
         &pkg.join("element"),
         &[".js", ".d.ts", ".css"],
+    )?;
+    // The Hugo module (docs/hugo): layouts a site mounts from node_modules/taintlab/hugo.
+    copy_tree(&root().join("docs").join("hugo"), &pkg.join("hugo"))?;
+    // The Docusaurus plugin, remark plugin and component (`taintlab/docusaurus`).
+    copy_dir_files(
+        &js_dir().join("docusaurus"),
+        &pkg.join("docusaurus"),
+        &[".js", ".d.ts"],
     )?;
     fs::copy(&manifest, pkg.join("package.json")).map_err(io("cannot copy", &manifest))?;
     // The one-file element for static sites, beside the engine's wasm (element/build.mjs).

@@ -9,6 +9,7 @@ import {
   assertEqual, bytesSince, check, edit, evictions, finish, firstRender, isDark, launch, open,
   serveSite, settle, state, verdicts, verdictText,
 } from "../site-check.mjs";
+import { fenceMismatches, readFencesPage } from "../fences-page.mjs";
 
 const PUBLIC = process.env.HUGO_PUBLIC;
 if (!PUBLIC) throw new Error("HUGO_PUBLIC (the built site) is not set");
@@ -31,14 +32,15 @@ for (const [label, path, expected] of [
       broken: { state: "error" },
       gpu: { state: "live", pods: { trainer: "scheduled", web: "pending" } },
       attributes: { state: "live", pods: { batch: "pending" } },
+      directive: { state: "live", pods: { "other-app": "pending" }, version: "1.31" },
     },
   ],
   [
     "Simplified Chinese page",
     "zh-cn/widgets/",
     {
-      "dedicated-zh": { state: "live", pods: { "team-app": "scheduled" } },
-      "eviction-zh": { state: "live", pods: { cache: "scheduled" }, evictions: ["6000"] },
+      dedicated: { state: "live", pods: { "team-app": "scheduled" } },
+      eviction: { state: "live", pods: { cache: "scheduled" }, evictions: ["6000"] },
     },
   ],
 ]) {
@@ -46,13 +48,13 @@ for (const [label, path, expected] of [
   const { page, errors, wasm } = await open(context, server.url + path);
   let ids = [];
   await check(`${label}: every widget renders`, async () => {
-    ids = await settle(page);
-    assertEqual(ids.sort(), Object.keys(expected).sort(), "widgets on the page");
+    ids = await settle(page, Object.keys(expected));
   });
   for (const [id, want] of Object.entries(expected)) {
     await check(`${label}: ${id} shows the expected verdict`, async () => {
       assert.equal(await state(page, id), want.state, `${id} state`);
       if (want.pods) assertEqual(await verdicts(page, id), want.pods, `${id} verdicts`);
+      if (want.version) assert.match(await page.$eval(`taint-check#${id} .badge`, (e) => e.textContent), new RegExp(want.version.replace(".", "\\.")), `${id} release`);
       if (want.evictions) assertEqual(await evictions(page, id), want.evictions, `${id} eviction times`);
       if (want.state === "error") {
         const text = await page.$eval(`taint-check#${id} .error`, (e) => e.textContent);
@@ -113,6 +115,14 @@ await check("without JavaScript the YAML shows as a code block, blank lines and 
   assert.match(text, /metadata:\n  name: team-app\n\nspec:\n  tolerations:\n\n  - key: dedicated\n    operator: Equal/);
   assert.equal(await page.locator("hr").count(), 0, "no <hr> from the YAML's --- lines");
   await noJs.close();
+});
+
+await check("fences.json: exactly the widget cases become widgets, with their info string", async () => {
+  const context2 = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context2.newPage();
+  await page.goto(server.url + "fences/");
+  assert.deepEqual(fenceMismatches(await readFencesPage(page)), []);
+  await context2.close();
 });
 
 for (const r of report) {

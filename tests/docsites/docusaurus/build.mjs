@@ -1,0 +1,44 @@
+// Builds the Docusaurus test site: a copy of site/ (without node_modules) in OUT, its
+// node_modules linked to site/node_modules (installed by `npm ci` from the committed
+// lockfile, kept between runs with webpack's cache), the freshly built taintlab package
+// copied in as node_modules/taintlab, a docs page with one fence per case of
+// tests/docsites/common/fences.json, then `docusaurus build` (both locales).
+//
+//   TAINTLAB_PKG=<built package> OUT=<dir> node tests/docsites/docusaurus/build.mjs
+import { cpSync, existsSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { fenceCases, fencesMarkdown } from "../fences-page.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, "../../..");
+const pkg = path.resolve(process.env.TAINTLAB_PKG ?? path.join(root, "target/npm/taintlab"));
+const out = path.resolve(process.env.OUT ?? path.join(root, "target/docsites/docusaurus"));
+const source = path.join(here, "site");
+const modules = path.join(source, "node_modules");
+if (!existsSync(path.join(modules, "@docusaurus", "core"))) {
+  throw new Error(`${modules} lacks @docusaurus/core: run npm ci in ${source}`);
+}
+
+rmSync(path.join(modules, "taintlab"), { recursive: true, force: true });
+cpSync(pkg, path.join(modules, "taintlab"), { recursive: true });
+
+rmSync(out, { recursive: true, force: true });
+const site = path.join(out, "site");
+cpSync(source, site, {
+  recursive: true,
+  filter: (src) => !["node_modules", ".docusaurus", "build"].includes(path.basename(src)),
+});
+symlinkSync(modules, path.join(site, "node_modules"), "dir");
+if (fenceCases()) {
+  writeFileSync(path.join(site, "docs", "fences.md"), fencesMarkdown("---\ntitle: Fences\n---"));
+}
+
+const started = Date.now();
+execFileSync(process.execPath, [path.join(modules, "@docusaurus", "core", "bin", "docusaurus.mjs"), "build", "--out-dir", path.join(out, "build")], {
+  cwd: site,
+  stdio: "inherit",
+  env: { ...process.env, DOCUSAURUS_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
+});
+console.log(`    docusaurus build: ${Date.now() - started} ms`);

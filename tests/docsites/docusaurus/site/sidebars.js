@@ -1,0 +1,3 @@
+export default {
+  docs: ["intro", "more", "plain"],
+};

@@ -1,0 +1,165 @@
+// Headless Chromium on the Docusaurus 3 test site built with taintlab/docusaurus
+// (`cargo xtask docsites`), served under /sub/: every widget's verdict, editing, no
+// console errors, one wasm download per page (and none more after client-side
+// navigation), widgets alive after client-side navigation both ways, dark mode through
+// the theme's toggle, the stylesheet through the bundler under baseUrl, the pt-BR locale,
+// the server-rendered fallback; bytes per page and the first render are reported.
+//
+//   DOCUSAURUS_BUILD=<build dir> CHROMIUM=/usr/bin/chromium node tests/docsites/docusaurus/test.mjs
+import assert from "node:assert/strict";
+import {
+  assertEqual, bytesSince, check, edit, evictions, finish, firstRender, isDark, launch, open,
+  serveSite, settle, state, verdicts, verdictText,
+} from "../site-check.mjs";
+import { fenceMismatches, readFencesPage } from "../fences-page.mjs";
+
+const BUILD = process.env.DOCUSAURUS_BUILD;
+if (!BUILD) throw new Error("DOCUSAURUS_BUILD (the built site) is not set");
+
+const server = await serveSite("/sub/", BUILD);
+const browser = await launch();
+const report = [];
+
+const INTRO = {
+  dedicated: { state: "live", pods: { "team-app": "scheduled" } },
+  eviction: { state: "live", pods: { cache: "scheduled" }, evictions: ["6000"] },
+  broken: { state: "error" },
+};
+const MORE = {
+  gpu: { state: "live", pods: { trainer: "scheduled", web: "pending" } },
+  attributes: { state: "live", pods: { batch: "pending" } },
+};
+const PT = {
+  dedicated: { state: "live", pods: { "team-app": "scheduled" } },
+  eviction: { state: "live", pods: { cache: "scheduled" }, evictions: ["6000"] },
+};
+
+async function expectWidgets(page, label, expected) {
+  await settle(page, Object.keys(expected));
+  for (const [id, want] of Object.entries(expected)) {
+    assert.equal(await state(page, id), want.state, `${label}: ${id} state`);
+    if (want.pods) assertEqual(await verdicts(page, id), want.pods, `${label}: ${id} verdicts`);
+    if (want.evictions) assertEqual(await evictions(page, id), want.evictions, `${label}: ${id} eviction times`);
+    if (want.state === "error") {
+      const text = await page.$eval(`taint-check#${id} .error`, (e) => e.textContent);
+      assert.match(text, /line \d+/, `${label}: ${id}: the error names its line`);
+    }
+  }
+}
+
+/** Loads a page in a fresh context (nothing cached) and records what it cost. */
+async function measured(path, expected) {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const from = server.log.length;
+  const opened = await open(context, server.url + path);
+  if (expected) await expectWidgets(opened.page, path, expected);
+  const first = expected ? await firstRender(opened.page) : null;
+  report.push({ page: path, widgets: expected ? Object.keys(expected).length : 0, ...bytesSince(server.log, from), wasm: bytesSince(server.log, from, (p) => p.endsWith(".wasm")), firstRender: first });
+  return { context, ...opened };
+}
+
+let englishText = null;
+await check("English docs page: every widget shows its verdict, one wasm download, no console errors", async () => {
+  const { context, page, errors, wasm } = await measured("", INTRO);
+  englishText = await verdictText(page, "dedicated");
+  assert.equal(wasm.length, 1, wasm.join(", "));
+  for (const id of Object.keys(INTRO)) assert.equal(await page.getAttribute(`taint-check#${id}`, "lang"), "en");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+await check("the stylesheet comes through the bundler under /sub/", async () => {
+  const context = await browser.newContext();
+  const { page, errors } = await open(context, server.url + "plain");
+  const found = await page.evaluate(() =>
+    [...document.styleSheets].some((s) => {
+      try {
+        return [...s.cssRules].some((r) => r.cssText.includes("taint-check:not(:defined)"));
+      } catch {
+        return false;
+      }
+    }),
+  );
+  assert.ok(found, "the element's fallback rules are in the page's CSS");
+  const outside = server.log.filter((r) => !r.path.startsWith("/sub/"));
+  assert.deepEqual(outside, [], "every request stays under the base URL");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+await check("a page without widgets downloads no wasm", async () => {
+  const { context, wasm, errors } = await measured("plain");
+  assert.deepEqual(wasm, []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+await check("client-side navigation: widgets render on the new route and after going back, no second wasm download", async () => {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const { page, errors, wasm } = await open(context, server.url);
+  await expectWidgets(page, "intro", INTRO);
+  await page.evaluate(() => (window.__sameDocument = true));
+  await page.click('main a[href$="/more"]');
+  await page.waitForURL(/\/sub\/more$/);
+  await expectWidgets(page, "more (navigated)", MORE);
+  await page.goBack();
+  await page.waitForURL(/\/sub\/$/);
+  await expectWidgets(page, "intro (back)", INTRO);
+  assert.equal(await page.evaluate(() => window.__sameDocument), true, "the navigation stayed client-side");
+  assert.equal(wasm.length, 1, wasm.join(", "));
+  await edit(page, "dedicated", (t) => t.replace("value: groupName", "value: other-group"));
+  assertEqual(await verdicts(page, "dedicated"), { "team-app": "pending" }, "after the edit");
+  assertEqual(await verdicts(page, "eviction"), { cache: "scheduled" }, "the other widgets stay");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+await check("dark mode: the theme's toggle switches the widgets' palette", async () => {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const { page, errors } = await open(context, server.url + "more");
+  await expectWidgets(page, "more", MORE);
+  assert.equal(await isDark(page, "gpu"), false, "light first");
+  await page.click("button[title*='dark' i]");
+  await page.waitForFunction(() => document.documentElement.dataset.theme === "dark");
+  await page.waitForFunction(() => document.getElementById("gpu").shadowRoot.querySelector(".tc").classList.contains("dark"));
+  assert.equal(await page.locator("div[class*='codeBlock'] pre").count() > 0, true, "the plain YAML block stays a code block");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+await check("pt-BR locale: widgets in the page's language", async () => {
+  const { context, page, errors, wasm } = await measured("pt-BR/", PT);
+  for (const id of Object.keys(PT)) assert.equal(await page.getAttribute(`taint-check#${id}`, "lang"), "pt-BR", id);
+  const text = await verdictText(page, "dedicated");
+  assert.notDeepEqual(text, englishText, `the verdict is translated: ${text}`);
+  assert.equal(wasm.length, 1);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+await check("without JavaScript the server-rendered page shows the YAML as a code block", async () => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(server.url);
+  const text = await page.locator("taint-check#dedicated pre").innerText();
+  assert.match(text, /metadata:\n  name: team-app\n\nspec:\n  tolerations:\n\n  - key: dedicated\n    operator: Equal/);
+  await context.close();
+});
+
+await check("fences.json: exactly the widget cases become widgets, with their info string", async () => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(server.url + "fences");
+  assert.deepEqual(fenceMismatches(await readFencesPage(page)), []);
+  await context.close();
+});
+
+for (const r of report) {
+  console.log(
+    `    /sub/${r.page}: ${r.widgets} widgets, ${r.bytes} B (${r.gz} B gz) per page, wasm ${r.wasm.bytes} B (${r.wasm.gz} B gz)` +
+      (r.firstRender ? `; first widget rendered ${r.firstRender.sinceStart} ms after navigation start (${r.firstRender.sinceLoad} ms after load)` : ""),
+  );
+}
+await browser.close();
+await server.close();
+finish("docusaurus site");
