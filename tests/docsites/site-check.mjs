@@ -1,13 +1,12 @@
-// What the Hugo and Docusaurus site tests share: a static server for a built site that
-// records every response (path, bytes, gzipped bytes), headless Chromium (playwright-core
-// from wasm/js/node_modules, Debian's chromium), named checks with a summary, and the
-// widget helpers (wait for every widget, read verdicts, edit, dark mode, timings).
+// What the Hugo and Docusaurus site tests add to the shared harness (common/harness.mjs,
+// whose Chromium they launch): a static server for a built site under a base path that
+// records every response (path, bytes, gzipped bytes), named checks with a summary, and
+// widget helpers by name (name the widgets, read verdicts, edit, dark mode, timings).
 import http from "node:http";
 import { createReadStream, readFileSync, statSync } from "node:fs";
 import { gzipSync } from "node:zlib";
-import { createRequire } from "node:module";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.resolve(here, "../..");
@@ -83,17 +82,8 @@ export function serveSite(prefix, dir) {
   });
 }
 
-/** playwright-core from wasm/js/node_modules (`cargo xtask npm setup` installs it). */
-export async function launch() {
-  const require = createRequire(path.join(ROOT, "wasm", "js", "package.json"));
-  const { chromium } = await import(pathToFileURL(require.resolve("playwright-core")).href);
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
-  });
-}
+/** Headless Chromium: the shared harness's launcher (tests/docsites/common). */
+export { launch } from "./common/harness.mjs";
 
 let passed = 0;
 let failed = 0;

@@ -27,6 +27,8 @@ pub const MDBOOK_VERSION: &str = "0.5.4";
 pub fn test() -> Result<(), String> {
     let start = Instant::now();
     mdbook()?;
+    hugo()?;
+    docusaurus()?;
     println!(
         "<== doc sites: {:.1}s in all",
         start.elapsed().as_secs_f64()
@@ -174,4 +176,16 @@ pub fn mdbook() -> Result<(), String> {
         &args,
         &[("MDBOOK_VERSION", MDBOOK_VERSION)],
     )
+}
+
+/// The Hugo site test: the package's Hugo module in a site built with Debian's hugo (see
+/// `hugo_site`).
+pub fn hugo() -> Result<(), String> {
+    crate::hugo_site::test(&package()?)
+}
+
+/// The Docusaurus site test: `taintlab/docusaurus` in a Docusaurus 3 site (see
+/// `docusaurus_site`).
+pub fn docusaurus() -> Result<(), String> {
+    crate::docusaurus_site::test(&package()?)
 }

@@ -15,6 +15,7 @@
 use std::path::Path;
 use std::process::Command;
 
+use crate::docsites::browser_test;
 use crate::helpers::{NpmPackages, root, run, target_dir};
 
 /// The test site's npm packages (Docusaurus 3.10.2, React 19, pinned in its lockfile).
@@ -30,7 +31,9 @@ pub const NPM_DOCUSAURUS: NpmPackages = NpmPackages {
 };
 
 /// Builds the Docusaurus test site with the package in `pkg` and runs its browser checks.
-pub fn test(pkg: &Path, chromium: &Path) -> Result<(), String> {
+pub fn test(pkg: &Path) -> Result<(), String> {
+    let n = check_recipes()?;
+    println!("    wasm/js/README.md: {n} recipe blocks are the test sites' files");
     let dir = root().join("tests").join("docsites").join("docusaurus");
     let out = target_dir().join("docsites").join("docusaurus");
     run(
@@ -41,12 +44,124 @@ pub fn test(pkg: &Path, chromium: &Path) -> Result<(), String> {
             .env("OUT", &out)
             .current_dir(root()),
     )?;
-    run(
-        "Docusaurus test site: headless Chromium",
-        Command::new("node")
-            .arg(dir.join("test.mjs"))
-            .env("DOCUSAURUS_BUILD", out.join("build"))
-            .env("CHROMIUM", chromium)
-            .current_dir(root()),
+    let built = out.join("build");
+    browser_test(
+        "headless Chromium: the Docusaurus site",
+        "docusaurus/test.mjs",
+        &[],
+        &[("DOCUSAURUS_BUILD", &built.to_string_lossy())],
     )
+}
+
+/// Checks the recipes of `wasm/js/README.md` marked `<!-- checked: PATH -->` against the
+/// test sites' files: each must be there as written (see [`missing_part`]).
+pub fn check_recipes() -> Result<usize, String> {
+    let path = root().join("wasm").join("js").join("README.md");
+    let readme = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let recipes = checked_recipes(&readme)?;
+    for (file, block) in &recipes {
+        let text = std::fs::read_to_string(root().join(file))
+            .map_err(|e| format!("wasm/js/README.md names {file}: {e}"))?;
+        if let Some(part) = missing_part(block, &text) {
+            return Err(format!(
+                "wasm/js/README.md: this part of a recipe is not in {file}:\n{part}"
+            ));
+        }
+    }
+    Ok(recipes.len())
+}
+
+/// The README recipes checked against the test sites: each `<!-- checked: PATH -->`
+/// line of `wasm/js/README.md` and the fenced block after it (PATH, the block's lines).
+pub fn checked_recipes(readme: &str) -> Result<Vec<(String, Vec<String>)>, String> {
+    let lines: Vec<&str> = readme.lines().collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(rest) = line.trim().strip_prefix("<!-- checked:") else {
+            continue;
+        };
+        let path = rest.trim_end_matches("-->").trim().to_string();
+        let open = lines.get(i + 1).copied().unwrap_or_default();
+        let ticks = open.chars().take_while(|&c| c == '`').count();
+        if ticks < 3 {
+            return Err(format!(
+                "README line {}: a fenced block must follow `checked: {path}`",
+                i + 1
+            ));
+        }
+        let close = "`".repeat(ticks);
+        let body: Vec<String> = lines[i + 2..]
+            .iter()
+            .take_while(|l| l.trim_end() != close)
+            .map(|l| l.trim_end().to_string())
+            .collect();
+        if i + 2 + body.len() >= lines.len() {
+            return Err(format!("README line {}: the block is not closed", i + 2));
+        }
+        out.push((path, body));
+    }
+    Ok(out)
+}
+
+/// Whether `block` is in `file`: its parts between `// ...` and `# ...` lines, each as
+/// consecutive lines (trailing spaces aside), in order. Returns the first part missing.
+pub fn missing_part(block: &[String], file: &str) -> Option<String> {
+    let file: Vec<&str> = file.lines().map(str::trim_end).collect();
+    let mut from = 0;
+    for part in block.split(|l| matches!(l.trim(), "// ..." | "# ...")) {
+        let start = part
+            .iter()
+            .position(|l| !l.is_empty())
+            .unwrap_or(part.len());
+        let end = part
+            .iter()
+            .rposition(|l| !l.is_empty())
+            .map_or(start, |e| e + 1);
+        let part = &part[start..end];
+        if part.is_empty() {
+            continue;
+        }
+        let found = (from..=file.len().saturating_sub(part.len()))
+            .find(|&at| file.len() >= part.len() && file[at..at + part.len()] == *part);
+        match found {
+            Some(at) => from = at + part.len(),
+            None => return Some(part.join("\n")),
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn readme_recipes_are_in_the_test_sites() {
+        let readme = std::fs::read_to_string(root().join("wasm/js/README.md")).unwrap();
+        let recipes = checked_recipes(&readme).unwrap();
+        for site in ["tests/docsites/hugo/", "tests/docsites/docusaurus/"] {
+            assert!(
+                recipes.iter().any(|(p, _)| p.starts_with(site)),
+                "no README recipe is checked against {site}"
+            );
+        }
+        assert_eq!(check_recipes(), Ok(recipes.len()));
+    }
+
+    #[test]
+    fn recipe_parts_must_be_whole_and_in_order() {
+        let file = "a\nb\nc\nd\n";
+        let block = |s: &str| s.lines().map(String::from).collect::<Vec<_>>();
+        assert_eq!(missing_part(&block("b\nc"), file), None);
+        assert_eq!(missing_part(&block("a\n// ...\nd"), file), None);
+        assert_eq!(missing_part(&block("a\nc"), file), Some("a\nc".into()));
+        assert_eq!(missing_part(&block("c\n# ...\na"), file), Some("a".into()));
+        let readme = "x\n<!-- checked: f.txt -->\n```js\na\n```\n";
+        assert_eq!(
+            checked_recipes(readme).unwrap(),
+            vec![("f.txt".to_string(), vec!["a".to_string()])]
+        );
+        assert!(checked_recipes("<!-- checked: f -->\ntext\n").is_err());
+        assert!(checked_recipes("<!-- checked: f -->\n```\na\n").is_err());
+    }
 }

@@ -12,6 +12,7 @@
 use std::path::Path;
 use std::process::Command;
 
+use crate::docsites::browser_test;
 use crate::helpers::{AptPackages, output, root, run, target_dir};
 
 /// Debian's hugo (bookworm: 0.111.3, extended). The module needs at least 0.110.
@@ -31,7 +32,7 @@ pub fn hugo_version(line: &str) -> Option<(u32, u32)> {
 }
 
 /// Builds the Hugo test site with the package in `pkg` and runs its browser checks.
-pub fn test(pkg: &Path, chromium: &Path) -> Result<(), String> {
+pub fn test(pkg: &Path) -> Result<(), String> {
     let line = output(Command::new("hugo").arg("version")).ok_or("hugo does not run")?;
     println!("    {line}");
     match hugo_version(&line) {
@@ -53,13 +54,12 @@ pub fn test(pkg: &Path, chromium: &Path) -> Result<(), String> {
             .env("OUT", &out)
             .current_dir(root()),
     )?;
-    run(
-        "Hugo test site: headless Chromium",
-        Command::new("node")
-            .arg(dir.join("test.mjs"))
-            .env("HUGO_PUBLIC", out.join("public"))
-            .env("CHROMIUM", chromium)
-            .current_dir(root()),
+    let built = out.join("public");
+    browser_test(
+        "headless Chromium: the Hugo site",
+        "hugo/test.mjs",
+        &[],
+        &[("HUGO_PUBLIC", &built.to_string_lossy())],
     )
 }
 

@@ -9,7 +9,9 @@
 
 mod annotate;
 mod docsites;
+mod docusaurus_site;
 mod helpers;
+mod hugo_site;
 mod krew;
 mod npm;
 mod release;
@@ -142,8 +144,15 @@ pub const TASKS: &[Task] = &[
         name: "docsites",
         args: "",
         about: "build documentation sites with live <taint-check> examples (mdBook with \
-                the mdbook-taintlab preprocessor) and check them in headless Chromium",
-        needs: &[Need::Apt(CHROMIUM), Need::Apt(NODE), Need::Npm(NPM_JS)],
+                the mdbook-taintlab preprocessor, Hugo with the package's module, \
+                Docusaurus with taintlab/docusaurus) and check them in headless Chromium",
+        needs: &[
+            Need::Apt(CHROMIUM),
+            Need::Apt(NODE),
+            Need::Npm(NPM_JS),
+            Need::Apt(hugo_site::HUGO),
+            Need::Npm(docusaurus_site::NPM_DOCUSAURUS),
+        ],
         includes: &["npm build"],
     },
     Task {
@@ -718,7 +727,7 @@ mod tests {
         let full = Fake {
             targets: "wasm32-unknown-unknown\nwasm32-wasip1\nwasm32v1-none\nx86_64-unknown-linux-gnu\n",
             components: "clippy-x86_64-unknown-linux-gnu\nrustfmt-x86_64-unknown-linux-gnu\n",
-            programs: &["node", "npm", "gzip", "chromium", "chromedriver"],
+            programs: &["node", "npm", "gzip", "chromium", "chromedriver", "hugo"],
             versions: &["trunk 0.21.14", "wasm-bindgen 0.2.130"],
             npm_done: true,
         };

@@ -111,7 +111,7 @@ await check("without JavaScript the YAML shows as a code block, blank lines and 
   const noJs = await browser.newContext({ javaScriptEnabled: false });
   const page = await noJs.newPage();
   await page.goto(server.url + "widgets/");
-  const text = await page.locator("taint-check#dedicated pre").innerText();
+  const text = await page.locator("taint-check pre").first().innerText();
   assert.match(text, /metadata:\n  name: team-app\n\nspec:\n  tolerations:\n\n  - key: dedicated\n    operator: Equal/);
   assert.equal(await page.locator("hr").count(), 0, "no <hr> from the YAML's --- lines");
   await noJs.close();

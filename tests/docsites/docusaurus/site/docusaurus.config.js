@@ -1,6 +1,6 @@
 // The Docusaurus test site of taintlab/docusaurus, built by `cargo xtask docsites` and
 // served under /sub/ as a project site would be. The taintlab lines are the ones
-// wasm/js/README.md gives (checked by the same task).
+// wasm/js/README.md gives (checked).
 import remarkTaintCheck from "taintlab/docusaurus/remark";
 
 export default {
@@ -16,9 +16,13 @@ export default {
     [
       "classic",
       {
-        docs: { routeBasePath: "/", sidebarPath: "./sidebars.js", remarkPlugins: [remarkTaintCheck] },
-        blog: false,
+        docs: {
+          remarkPlugins: [remarkTaintCheck],
+          routeBasePath: "/",
+          sidebarPath: "./sidebars.js",
+        },
         pages: { remarkPlugins: [remarkTaintCheck] },
+        blog: false,
         theme: { customCss: "./src/css/custom.css" },
       },
     ],
