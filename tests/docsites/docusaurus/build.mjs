@@ -1,11 +1,12 @@
 // Builds the Docusaurus test site: a copy of site/ (without node_modules) in OUT, its
 // node_modules linked to site/node_modules (installed by `npm ci` from the committed
 // lockfile, kept between runs with webpack's cache), the freshly built taintlab package
-// copied in as node_modules/taintlab, a docs page with one fence per case of
+// copied in as node_modules/taintlab (webpack's cache dropped when it changed), a docs page with one fence per case of
 // tests/docsites/common/fences.json, then `docusaurus build` (both locales).
 //
 //   TAINTLAB_PKG=<built package> OUT=<dir> node tests/docsites/docusaurus/build.mjs
-import { cpSync, existsSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,6 +22,29 @@ if (!existsSync(path.join(modules, "@docusaurus", "core"))) {
   throw new Error(`${modules} lacks @docusaurus/core: run npm ci in ${source}`);
 }
 
+// webpack's persistent cache (node_modules/.cache) treats packages in node_modules as
+// unchanged while their name and version are: a rebuilt package of the same version
+// would be served from the cache. Drop the cache when the package's contents changed.
+function contentHash(dir) {
+  const h = createHash("sha256");
+  const walk = (d) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = path.join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else h.update(path.relative(dir, p)).update(readFileSync(p));
+    }
+  };
+  walk(dir);
+  return h.digest("hex");
+}
+const hash = contentHash(pkg);
+const stamp = path.join(modules, ".cache", "taintlab-package.sha256");
+if (!existsSync(stamp) || readFileSync(stamp, "utf8") !== hash) {
+  rmSync(path.join(modules, ".cache"), { recursive: true, force: true });
+  mkdirSync(path.dirname(stamp), { recursive: true });
+  writeFileSync(stamp, hash);
+  console.log("    a new taintlab package: webpack's cache dropped");
+}
 rmSync(path.join(modules, "taintlab"), { recursive: true, force: true });
 cpSync(pkg, path.join(modules, "taintlab"), { recursive: true });
 

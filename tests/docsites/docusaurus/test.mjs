@@ -23,7 +23,9 @@ const report = [];
 const INTRO = {
   dedicated: { state: "live", pods: { "team-app": "scheduled" } },
   eviction: { state: "live", pods: { cache: "scheduled" }, evictions: ["6000"] },
-  broken: { state: "error" },
+  broken: { state: "error", problem: "input" },
+  flattened: { state: "error", problem: "indentation" },
+  misspelt: { state: "error", problem: "fence" },
 };
 const MORE = {
   gpu: { state: "live", pods: { trainer: "scheduled", web: "pending" } },
@@ -40,7 +42,8 @@ async function expectWidgets(page, label, expected) {
     assert.equal(await state(page, id), want.state, `${label}: ${id} state`);
     if (want.pods) assertEqual(await verdicts(page, id), want.pods, `${label}: ${id} verdicts`);
     if (want.evictions) assertEqual(await evictions(page, id), want.evictions, `${label}: ${id} eviction times`);
-    if (want.state === "error") {
+    if (want.problem) assert.equal(await page.getAttribute(`taint-check#${id}`, "data-problem"), want.problem, `${label}: ${id} problem`);
+    if (want.problem === "input") {
       const text = await page.$eval(`taint-check#${id} .error`, (e) => e.textContent);
       assert.match(text, /line \d+/, `${label}: ${id}: the error names its line`);
     }

@@ -29,10 +29,12 @@ for (const [label, path, expected] of [
     {
       dedicated: { state: "live", pods: { "team-app": "scheduled" } },
       eviction: { state: "live", pods: { cache: "scheduled" }, evictions: ["6000"] },
-      broken: { state: "error" },
+      broken: { state: "error", problem: "input" },
       gpu: { state: "live", pods: { trainer: "scheduled", web: "pending" } },
       attributes: { state: "live", pods: { batch: "pending" } },
       directive: { state: "live", pods: { "other-app": "pending" }, version: "1.31" },
+      flattened: { state: "error", problem: "indentation" },
+      misspelt: { state: "error", problem: "fence" },
     },
   ],
   [
@@ -56,7 +58,8 @@ for (const [label, path, expected] of [
       if (want.pods) assertEqual(await verdicts(page, id), want.pods, `${id} verdicts`);
       if (want.version) assert.match(await page.$eval(`taint-check#${id} .badge`, (e) => e.textContent), new RegExp(want.version.replace(".", "\\.")), `${id} release`);
       if (want.evictions) assertEqual(await evictions(page, id), want.evictions, `${id} eviction times`);
-      if (want.state === "error") {
+      if (want.problem) assert.equal(await page.getAttribute(`taint-check#${id}`, "data-problem"), want.problem, `${id} problem`);
+      if (want.problem === "input") {
         const text = await page.$eval(`taint-check#${id} .error`, (e) => e.textContent);
         assert.match(text, /line \d+/, "the error names its line");
       }

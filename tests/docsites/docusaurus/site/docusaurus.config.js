@@ -7,6 +7,7 @@ export default {
   title: "Taintlab Docusaurus test site",
   url: "http://127.0.0.1",
   baseUrl: "/sub/",
+  favicon: "img/favicon.svg",
   onBrokenLinks: "throw",
   i18n: {
     defaultLocale: "en",
