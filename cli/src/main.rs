@@ -127,6 +127,39 @@ Examples:
 
 Exit codes: 0 printed, 2 unreadable input.")]
     Timeline(TimelineArgs),
+    /// What happens, second by second, after timed actions: taints, cordon, drain, a
+    /// node that stops reporting, returns or is deleted, a workload scaled.
+    #[command(
+        name = "what-if",
+        after_long_help = "\
+Examples:
+  taintlab what-if -f cluster.yaml --taint node1=k=v:NoExecute --at 60 --drain node2 --fail node3 --until 1800
+  taintlab what-if -f pods.yaml --nodes nodes.json --drain node2 --ignore-daemonsets --force
+  taintlab what-if -f scenario.yaml --fail node1@0 --recover node1@400 -o json
+
+Each action happens at its own @SECONDS, else at the last --at before it on the
+command line (0 before any --at). Actions at the same second apply in command-line
+order. --taint NODE=KEY[=VALUE]:EFFECT, --untaint NODE=KEY[:EFFECT], --cordon,
+--uncordon, --drain, --fail (the kubelet stops reporting), --recover (it reports
+Ready again), --delete-node take a node; --scale KIND/NAME=REPLICAS a workload.
+The drain flags apply to every --drain.
+
+The simulation runs the taint-eviction controller, the node lifecycle controller,
+DefaultTolerationSeconds, the workload controllers, the scheduler (full filter chain,
+preemption) and kubectl drain with the Eviction API. The starting cluster is the
+input's nodes and pods; the input layer does not read ownerReferences, spec.replicas,
+labels, terminationGracePeriodSeconds, emptyDir volumes or PodDisruptionBudgets yet,
+so pods are unmanaged (drain needs --force; nothing recreates them), a workload runs
+one replica, grace periods are 30 s and no budget applies.
+
+Output: every Event and kubectl drain line with its second, then a summary.
+-o json|yaml: {apiVersion: taintlab.dev/v1, kind: WhatIfResult, kubernetesVersion,
+actions, timeline} where timeline is the core simulation's Timeline.
+
+Exit codes: 0 every pod placed and every drain finished by --until, 1 a pod is
+still Pending or a drain unfinished, 2 unreadable input or actions."
+    )]
+    WhatIf(Box<WhatIfArgs>),
     /// Shell completions: `taintlab completion bash > /etc/bash_completion.d/taintlab`.
     #[command(after_long_help = "\
 Examples:
@@ -148,6 +181,7 @@ impl Command {
             Command::Validate(a) => Some(&mut a.common),
             Command::Check(a) => Some(&mut a.common),
             Command::Timeline(a) => Some(&mut a.common),
+            Command::WhatIf(a) => Some(&mut a.common),
             Command::Policy(PolicyCommand::Check(a)) => Some(&mut a.common),
             Command::Policy(PolicyCommand::Run(_)) | Command::Completion { .. } => None,
         }
@@ -389,6 +423,68 @@ pub struct TimelineArgs {
     pub common: Common,
 }
 
+/// `taintlab what-if`.
+#[derive(Args, Debug)]
+pub struct WhatIfArgs {
+    /// From then on, actions without @SECONDS happen at this second. Repeatable.
+    #[arg(long, value_name = "SECONDS")]
+    pub at: Vec<String>,
+    /// Taint a node: NODE=KEY[=VALUE]:EFFECT[@SECONDS]. Repeatable.
+    #[arg(long, value_name = "NODE=TAINT")]
+    pub taint: Vec<String>,
+    /// Remove a taint: NODE=KEY[:EFFECT][@SECONDS]. Repeatable.
+    #[arg(long, value_name = "NODE=KEY")]
+    pub untaint: Vec<String>,
+    /// kubectl cordon NODE[@SECONDS]. Repeatable.
+    #[arg(long, value_name = "NODE")]
+    pub cordon: Vec<String>,
+    /// kubectl uncordon NODE[@SECONDS]. Repeatable.
+    #[arg(long, value_name = "NODE")]
+    pub uncordon: Vec<String>,
+    /// kubectl drain NODE[@SECONDS] (with the drain flags below). Repeatable.
+    #[arg(long, value_name = "NODE")]
+    pub drain: Vec<String>,
+    /// The node's kubelet stops reporting: NODE[@SECONDS]. Repeatable.
+    #[arg(long, value_name = "NODE")]
+    pub fail: Vec<String>,
+    /// The node's kubelet reports Ready again: NODE[@SECONDS]. Repeatable.
+    #[arg(long, value_name = "NODE")]
+    pub recover: Vec<String>,
+    /// The Node object is deleted: NODE[@SECONDS]. Repeatable.
+    #[arg(long, value_name = "NODE")]
+    pub delete_node: Vec<String>,
+    /// kubectl scale: KIND/[NAMESPACE/]NAME=REPLICAS[@SECONDS]. Repeatable.
+    #[arg(long, value_name = "KIND/NAME=N")]
+    pub scale: Vec<String>,
+    /// The last simulated second.
+    #[arg(long, value_name = "SECONDS", default_value = "600")]
+    pub until: String,
+    /// Drain: skip DaemonSet-managed pods.
+    #[arg(long)]
+    pub ignore_daemonsets: bool,
+    /// Drain: evict pods with emptyDir volumes.
+    #[arg(long)]
+    pub delete_emptydir_data: bool,
+    /// Drain: evict pods without a controller.
+    #[arg(long)]
+    pub force: bool,
+    /// Drain: delete pods directly, bypassing PodDisruptionBudgets.
+    #[arg(long)]
+    pub disable_eviction: bool,
+    /// Drain: seconds each pod gets to terminate (default: the pod's own).
+    #[arg(long, value_name = "SECONDS")]
+    pub grace_period: Option<i64>,
+    /// Drain: give up after this many seconds (default: wait forever).
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<i64>,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value_t = Format::Text)]
+    pub output: Format,
+    /// Input and modelling.
+    #[command(flatten)]
+    pub common: Common,
+}
+
 /// The name the binary was invoked as decides how help names it: `kubectl taintlab`
 /// when installed as the kubectl plugin `kubectl-taintlab`.
 pub(crate) fn bin_name() -> &'static str {
@@ -427,6 +523,7 @@ fn main() -> ExitCode {
         Command::Policy(PolicyCommand::Run(a)) => cmd::policy::run(&a),
         Command::Policy(PolicyCommand::Check(a)) => cmd::policy::check(&a),
         Command::Timeline(a) => cmd::timeline::run(&a),
+        Command::WhatIf(a) => cmd::whatif::run(&a, matches.subcommand_matches("what-if")),
         Command::Completion { shell } => {
             let mut c = Cli::command();
             let mut script = Vec::new();

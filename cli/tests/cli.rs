@@ -1117,3 +1117,147 @@ fn a_host_port_in_use() {
         "{out}"
     );
 }
+
+#[test]
+fn what_if_taint_drain_and_failure_second_by_second() {
+    let args = [
+        "what-if",
+        "-f",
+        "whatif.yaml",
+        "--taint",
+        "node1=k=v:NoExecute",
+        "--at",
+        "60",
+        "--drain",
+        "node2",
+        "--fail",
+        "node3",
+        "--until",
+        "1800",
+    ];
+    let o = run(&args);
+    // The Deployment's replacement is Pending at the end: the answer is "no".
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for (at, line) in [
+        // The untolerated NoExecute taint at 0s; batch tolerates it for 120 s.
+        (
+            "0s",
+            "TaintManagerEviction  Pod/shop/api  Marking for deletion Pod shop/api",
+        ),
+        (
+            "120s",
+            "TaintManagerEviction  Pod/shop/batch  Marking for deletion Pod shop/batch",
+        ),
+        // kubectl drain refuses the unmanaged pod without --force.
+        (
+            "60s",
+            "kubectl drain:  error: unable to drain node \"node2\" due to error: cannot delete Pods that declare no controller (use --force to override): shop/cache, continuing command...",
+        ),
+        (
+            "115s",
+            "NodeNotReady          Node/node3  Node node3 status is now: NodeNotReady",
+        ),
+    ] {
+        assert!(
+            out.lines()
+                .any(|l| l.trim_start().starts_with(at) && l.ends_with(line)),
+            "{at} {line}\n{out}"
+        );
+    }
+    assert!(
+        out.contains("3 evicted, 1 replaced, 0 rescheduled, 1 still Pending"),
+        "{out}"
+    );
+
+    // JSON: the same run as data, the core simulation's Timeline.
+    let json_args: Vec<&str> = args.iter().copied().chain(["-o", "json"]).collect();
+    let o = run(&json_args);
+    assert_eq!(code(&o), 1);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["kind"], "WhatIfResult");
+    assert_eq!(v["apiVersion"], "taintlab.dev/v1");
+    let actions = v["actions"].as_array().unwrap();
+    let at: Vec<i64> = actions.iter().map(|a| a["at"].as_i64().unwrap()).collect();
+    assert_eq!(at, [0, 60, 60]);
+    assert_eq!(actions[2]["action"], "nodeStopsReporting");
+    let t = &v["timeline"];
+    assert_eq!(t["until"], 1800);
+    let evicted: Vec<(i64, &str)> = t["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["reason"] == "TaintManagerEviction")
+        .map(|e| {
+            (
+                e["at"].as_i64().unwrap(),
+                e["object"]["name"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(evicted[..2], [(0, "api"), (120, "batch")]);
+    assert_eq!(t["summary"]["evicted"], 3);
+    let pending = t["summary"]["stillPending"].as_array().unwrap();
+    assert_eq!(pending.len(), 1);
+    let pod = &t["pods"][pending[0]["pod"].as_u64().unwrap() as usize];
+    assert!(pod["name"].as_str().unwrap().starts_with("web-"), "{pod}");
+    // YAML: the same data.
+    let yaml_args: Vec<&str> = args.iter().copied().chain(["-o", "yaml"]).collect();
+    let o = run(&yaml_args);
+    assert!(
+        stdout(&o).contains("kind: \"WhatIfResult\""),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn what_if_actions_at_their_own_seconds_and_errors_name_the_flag() {
+    // --force lets the drain evict the unmanaged pod; the drain finishes: exit 0.
+    let o = run(&[
+        "what-if",
+        "-f",
+        "whatif.yaml",
+        "--drain",
+        "node2@10",
+        "--force",
+        "--until",
+        "100",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("    10s  --drain node2@10"), "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.trim_start().starts_with("10s") && l.ends_with("evicting pod shop/cache")),
+        "{out}"
+    );
+    assert!(
+        out.lines()
+            .any(|l| l.trim_start().starts_with("40s") && l.ends_with("node/node2 drained")),
+        "{out}"
+    );
+    // An unknown node, a bad taint, an action after --until: exit 2, nothing on stdout.
+    for (args, message) in [
+        (
+            vec!["--drain", "node9"],
+            "--drain node9: no node \"node9\"; the nodes are: node1, node2, node3",
+        ),
+        (
+            vec!["--taint", "node1=k=v"],
+            "--taint node1=k=v: invalid taint spec: k=v",
+        ),
+        (
+            vec!["--cordon", "node1@700"],
+            "--cordon node1@700: at 700s, after --until 600s",
+        ),
+    ] {
+        let mut full = vec!["what-if", "-f", "whatif.yaml"];
+        full.extend(args);
+        let o = run(&full);
+        assert_eq!(code(&o), 2, "{}", stderr(&o));
+        assert!(stdout(&o).is_empty());
+        assert!(stderr(&o).contains(message), "{}", stderr(&o));
+    }
+}

@@ -5,6 +5,7 @@ pub mod policy;
 pub mod schedule;
 pub mod timeline;
 pub mod validate;
+pub mod whatif;
 pub mod why;
 
 use taintlab_core::scheduling::FilterPlugin;
