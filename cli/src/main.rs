@@ -477,6 +477,9 @@ pub struct WhatIfArgs {
     /// Drain: give up after this many seconds (default: wait forever).
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<i64>,
+    /// Drain: pods deleted longer ago than this many seconds are not waited for.
+    #[arg(long, value_name = "SECONDS")]
+    pub skip_wait_for_delete_timeout: Option<i64>,
     /// Output format.
     #[arg(short, long, value_enum, default_value_t = Format::Text)]
     pub output: Format,

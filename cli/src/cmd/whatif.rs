@@ -349,6 +349,7 @@ pub fn run(a: &WhatIfArgs, matches: Option<&ArgMatches>) -> u8 {
         disable_eviction: a.disable_eviction,
         grace_period: a.grace_period,
         timeout: a.timeout,
+        skip_wait_for_delete_timeout: a.skip_wait_for_delete_timeout,
     };
     let given = matches.map(given).unwrap_or_default();
     let actions = match actions(
