@@ -408,7 +408,11 @@ fn parse_node_command<S: AsRef<str>>(
                 .map_err(|e| fail(CommandError::Plain(e)))?,
         )
     } else if flags.positional.is_empty() {
-        NodeTarget::Selector(LabelSelector::everything())
+        // `-l ""`: Complete accepts it (the flag was given), the builder then has a type
+        // and nothing to select.
+        return Err(fail(CommandError::Plain(String::from(
+            "resource(s) were provided, but no name was specified",
+        ))));
     } else {
         let mut names = Vec::new();
         for arg in &flags.positional {

@@ -102,6 +102,8 @@ enum TaskState {
 struct PodTask {
     pod: PodRecord,
     state: TaskState,
+    /// An eviction of this pod was refused at least once.
+    retried: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -299,6 +301,7 @@ impl DrainSession {
             .map(|pod| PodTask {
                 pod,
                 state: TaskState::Evicting(now),
+                retried: false,
             })
             .collect();
         let mut errors = Vec::new();
@@ -378,6 +381,15 @@ impl DrainSession {
                 match task.state {
                     TaskState::Evicting(at) if at <= now => {
                         progressed = true;
+                        // From 1.35 the loop re-reads the pod after the retry delay and
+                        // later waits on that copy (its uid); before, a flag that was
+                        // never set kept the original.
+                        if task.retried
+                            && version.at_least(35)
+                            && let Some(fresh) = world.get_pod(&ns, &name)
+                        {
+                            task.pod = fresh;
+                        }
                         let suffix = if dry == DryRunStrategy::Server {
                             " (server dry run)"
                         } else {
@@ -410,9 +422,7 @@ impl DrainSession {
                                         e.message
                                     ),
                                 );
-                                if let Some(fresh) = world.get_pod(&ns, &name) {
-                                    task.pod = fresh;
-                                }
+                                task.retried = true;
                                 task.state = TaskState::Evicting(now + EVICT_RETRY_SECONDS);
                             }
                             Err(e) => {

@@ -216,3 +216,53 @@ fn delete_local_data_is_gone_after_1_30() {
     assert!(c.options.filter.delete_emptydir_data);
     assert_eq!(c.notices.len(), 1);
 }
+
+/// A StatefulSet pod replaced under the same name while its eviction waits for a budget:
+/// before 1.35 kubectl waits on the original pod's uid, so the replacement's eviction is
+/// reported at once; from 1.35 it waits for the replacement to go.
+#[test]
+fn recreated_pod_under_the_same_name_per_release() {
+    let run = |v: KubeVersion| {
+        let mut c = cluster(vec![pod("web-0")], v);
+        let mut pdb = PodDisruptionBudget::new("default", "web");
+        pdb.spec = PdbSpec {
+            min_available: Some(IntOrPercent::Int(1)),
+            selector: Some(MetaSelector::default()),
+            ..PdbSpec::default()
+        };
+        c.pdbs.push(pdb);
+        let mut twin = pod("web-x");
+        twin.node_name = "n2".into();
+        c.events.push((2, ClusterEvent::AddPod(twin)));
+        c.events.push((
+            3,
+            ClusterEvent::RemovePod {
+                namespace: "default".into(),
+                name: "web-0".into(),
+            },
+        ));
+        let mut again = pod("web-0");
+        again.uid = "uid-web-0-second".into();
+        c.events.push((4, ClusterEvent::AddPod(again)));
+        run_kubectl_drain(&["n1"], c, 600)
+    };
+    let old = run(KubeVersion::new(34, 0));
+    let evicted = |r: &DrainRun| {
+        r.lines
+            .iter()
+            .find(|l| l.text == "pod/web-0 evicted")
+            .map(|l| l.t)
+    };
+    assert_eq!(evicted(&old), Some(5));
+    let new = run(KubeVersion::new(35, 0));
+    assert_eq!(evicted(&new), Some(35));
+}
+
+#[test]
+fn blank_selector_is_an_error() {
+    let e = parse_drain_command(&["-l", ""], KubeVersion::NEWEST).unwrap_err();
+    assert_eq!(
+        e.stderr(),
+        "error: resource(s) were provided, but no name was specified\n"
+    );
+}
