@@ -187,7 +187,7 @@ fn mdbook_0_4_shape_sections_and_non_exhaustive_are_kept() {
         .map(|(p, _)| p.as_str())
         .collect();
     assert_eq!(widgets, ["index.md", "guide/eviction.md"]);
-    let guide = all.iter().find(|(p, _)| p == "guide/README.md").unwrap();
+    let guide = all.iter().find(|(p, _)| p == "guide/index.md").unwrap();
     assert_eq!(guide.1, "# Guide\n\n```yaml\nkind: Pod\n```\n");
     let _ = fs::remove_dir_all(dir);
 }

@@ -19,9 +19,19 @@ use crate::helpers::{cargo, io_err as io, root, run as step, target_dir};
 use crate::npm;
 
 /// The mdBook release the site test builds with. mdBook 0.4's JSON shape (`sections`,
-/// `__non_exhaustive`) is covered by the preprocessor's unit tests on a 0.4.52 book
-/// (mdbook/tests/fixtures), so that CI compiles one mdBook, not two.
+/// `__non_exhaustive`) is covered by the preprocessor's unit tests on a book captured
+/// from 0.4.52 (mdbook/tests/fixtures), so that CI compiles one mdBook (about 3.5 min of
+/// CPU), not two; `TAINTLAB_MDBOOK=0.4.52 cargo xtask docsites` runs the same site test
+/// with 0.4.52.
 pub const MDBOOK_VERSION: &str = "0.5.4";
+
+/// The mdBook release to build with: `$TAINTLAB_MDBOOK`, or [`MDBOOK_VERSION`].
+fn mdbook_version() -> String {
+    std::env::var("TAINTLAB_MDBOOK")
+        .ok()
+        .filter(|v| !v.trim().is_empty())
+        .unwrap_or_else(|| MDBOOK_VERSION.to_string())
+}
 
 /// Builds every documentation site and checks it in the browser.
 pub fn test() -> Result<(), String> {
@@ -108,32 +118,30 @@ pub fn browser_test(
     step(what, &mut c)
 }
 
-/// `mdbook`, installed from crates.io at [`MDBOOK_VERSION`] into `<target>/tools/` when
-/// missing (without mdBook's `serve` and `watch` features, which the build does not use).
-pub fn mdbook_bin() -> Result<PathBuf, String> {
-    let dir = target_dir()
-        .join("tools")
-        .join(format!("mdbook-{MDBOOK_VERSION}"));
+/// `mdbook`, installed from crates.io at `version` into `<target>/tools/` when missing
+/// (without mdBook's `serve` and `watch` features, which the build does not use).
+pub fn mdbook_bin(version: &str) -> Result<PathBuf, String> {
+    let dir = target_dir().join("tools").join(format!("mdbook-{version}"));
     let bin = dir.join("bin").join("mdbook");
     let have = Command::new(&bin)
         .arg("--version")
         .output()
         .ok()
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
-    if have.as_deref() == Some(&format!("mdbook v{MDBOOK_VERSION}")) {
+    if have.as_deref() == Some(&format!("mdbook v{version}")) {
         return Ok(bin);
     }
     let start = Instant::now();
     step(
-        &format!("cargo install mdbook {MDBOOK_VERSION} (one time, a few minutes)"),
+        &format!("cargo install mdbook {version} (one time, a few minutes)"),
         Command::new("cargo")
-            .args(["install", "mdbook", "--version", MDBOOK_VERSION, "--locked"])
+            .args(["install", "mdbook", "--version", version, "--locked"])
             .args(["--no-default-features", "--features", "search", "--root"])
             .arg(&dir)
             .env("CARGO_TARGET_DIR", target_dir().join("tools").join("build")),
     )?;
     println!(
-        "<== mdbook {MDBOOK_VERSION} installed in {:.0}s",
+        "<== mdbook {version} installed in {:.0}s",
         start.elapsed().as_secs_f64()
     );
     Ok(bin)
@@ -142,7 +150,8 @@ pub fn mdbook_bin() -> Result<PathBuf, String> {
 /// The mdBook site test: the English book and the zh-CN book, built with the
 /// preprocessor, checked in Chromium.
 pub fn mdbook() -> Result<(), String> {
-    let mdbook = mdbook_bin()?;
+    let version = mdbook_version();
+    let mdbook = mdbook_bin(&version)?;
     step(
         "cargo build -p mdbook-taintlab",
         cargo().args(["build", "-p", "mdbook-taintlab", "--locked"]),
@@ -174,7 +183,7 @@ pub fn mdbook() -> Result<(), String> {
         "headless Chromium: the mdBook books",
         "mdbook/test.mjs",
         &args,
-        &[("MDBOOK_VERSION", MDBOOK_VERSION)],
+        &[("MDBOOK_VERSION", version.as_str())],
     )
 }
 
