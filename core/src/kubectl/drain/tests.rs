@@ -266,3 +266,165 @@ fn blank_selector_is_an_error() {
         "error: resource(s) were provided, but no name was specified\n"
     );
 }
+
+mod properties {
+    use super::*;
+    use crate::disruption::{ApiError, PodRecord};
+    use crate::kubectl::drain::session::DrainWorld;
+    use proptest::prelude::*;
+
+    /// Delegates to a [`StaticCluster`] and checks, at every eviction the API allows,
+    /// that a Ready pod covered by the budget leaves at least `desiredHealthy` Ready pods.
+    struct Checked {
+        inner: StaticCluster,
+        violations: Vec<String>,
+        evictions: usize,
+    }
+
+    impl DrainWorld for Checked {
+        fn set_unschedulable(&mut self, node: &str, u: bool, dry: bool) {
+            self.inner.set_unschedulable(node, u, dry);
+        }
+        fn is_unschedulable(&self, node: &str) -> bool {
+            self.inner.is_unschedulable(node)
+        }
+        fn pods_on_node(&self, node: &str) -> Vec<PodRecord> {
+            self.inner.pods_on_node(node)
+        }
+        fn daemon_set_exists(&self, ns: &str, name: &str) -> bool {
+            self.inner.daemon_set_exists(ns, name)
+        }
+        fn evict(
+            &mut self,
+            ns: &str,
+            name: &str,
+            now: i64,
+            grace: Option<i64>,
+            dry: bool,
+        ) -> Result<(), ApiError> {
+            let was_ready = self.inner.get_pod(ns, name).is_some_and(|p| p.ready);
+            let r = self.inner.evict(ns, name, now, grace, dry);
+            if r.is_ok() && was_ready {
+                self.evictions += 1;
+                for b in &self.inner.pdbs {
+                    let healthy = self
+                        .inner
+                        .pods
+                        .iter()
+                        .filter(|p| b.selects(p) && p.ready && p.deletion_timestamp.is_none())
+                        .count() as i32;
+                    if healthy < b.status.desired_healthy {
+                        self.violations.push(format!(
+                            "t={now}: {name} evicted, {healthy} healthy < {}",
+                            b.status.desired_healthy
+                        ));
+                    }
+                }
+            }
+            r
+        }
+        fn delete(
+            &mut self,
+            ns: &str,
+            name: &str,
+            now: i64,
+            grace: Option<i64>,
+            dry: bool,
+        ) -> Result<(), ApiError> {
+            self.inner.delete(ns, name, now, grace, dry)
+        }
+        fn get_pod(&self, ns: &str, name: &str) -> Option<PodRecord> {
+            self.inner.get_pod(ns, name)
+        }
+    }
+
+    fn drive(mut world: Checked, args: &[&str]) -> (Checked, Vec<OutputLine>) {
+        let cmd = parse_drain_command(args, KubeVersion::NEWEST).unwrap();
+        let names = cmd.resolve_nodes(&world.inner.nodes).unwrap();
+        let mut session = DrainSession::new(cmd, names);
+        world.inner.resync(0);
+        let mut now = 0;
+        while now <= 400 {
+            let world_next = world.inner.advance(now);
+            let Some(wake) = session.step(&mut world, now) else {
+                break;
+            };
+            now = world_next
+                .filter(|w| *w > now)
+                .map_or(wake, |w| w.min(wake))
+                .max(now + 1);
+        }
+        (world, session.output().to_vec())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(96))]
+
+        /// A drain never takes a budget below its desired healthy count, whatever the
+        /// pods' readiness, the budget's form and the replacements that show up.
+        #[test]
+        fn drains_never_evict_past_a_budget(
+            on_n1 in prop::collection::vec((any::<bool>(), 0i64..40), 1..7),
+            on_n2 in prop::collection::vec(any::<bool>(), 0..5),
+            min in prop::option::of(0i32..8),
+            max_pct in 0i32..101,
+            replacement_at in prop::option::of(1i64..60),
+        ) {
+            let build = || {
+                let mut pods = Vec::new();
+                for (i, (ready, grace)) in on_n1.iter().enumerate() {
+                    let mut p = pod(&format!("a{i}")).with_label("app", "web");
+                    p.ready = *ready;
+                    p.termination_grace_period_seconds = *grace;
+                    pods.push(p);
+                }
+                for (i, ready) in on_n2.iter().enumerate() {
+                    let mut p = pod(&format!("b{i}")).with_label("app", "web");
+                    p.node_name = "n2".into();
+                    p.ready = *ready;
+                    pods.push(p);
+                }
+                let total = pods.len() as i32;
+                let mut c = cluster(pods, KubeVersion::NEWEST);
+                let mut pdb = PodDisruptionBudget::new("default", "web");
+                pdb.generation = 0;
+                pdb.spec = PdbSpec {
+                    min_available: min.map(IntOrPercent::Int),
+                    max_unavailable: if min.is_none() {
+                        Some(IntOrPercent::percent(max_pct))
+                    } else {
+                        None
+                    },
+                    selector: Some(MetaSelector {
+                        match_labels: [("app".into(), "web".into())].into(),
+                        ..MetaSelector::default()
+                    }),
+                    ..PdbSpec::default()
+                };
+                c.pdbs.push(pdb);
+                c.workloads.items.push(crate::disruption::Workload::new(
+                    "apps/v1",
+                    "ReplicaSet",
+                    "default",
+                    "rs",
+                    total,
+                ));
+                if let Some(t) = replacement_at {
+                    let mut r = pod("r0").with_label("app", "web");
+                    r.node_name = "n2".into();
+                    c.events.push((t, ClusterEvent::AddPod(r)));
+                }
+                Checked { inner: c, violations: Vec::new(), evictions: 0 }
+            };
+            let (world, lines) = drive(build(), &["n1", "--timeout=300s"]);
+            prop_assert!(world.violations.is_empty(), "{:?}", world.violations);
+            // Each pod on n1 is tried at least once.
+            let evicting = lines.iter().filter(|l| l.text.starts_with("evicting pod")).count();
+            prop_assert!(evicting >= on_n1.len());
+            // Same input, same output.
+            let (again, lines_again) = drive(build(), &["n1", "--timeout=300s"]);
+            prop_assert_eq!(lines, lines_again);
+            prop_assert_eq!(world.evictions, again.evictions);
+        }
+    }
+}
