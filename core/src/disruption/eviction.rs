@@ -26,6 +26,15 @@ pub const UNHEALTHY_POLICY_MINOR: u16 = 27;
 /// (`PodDisruptionConditions`: beta and on by default from 1.26, GA in 1.31).
 pub const DISRUPTION_CONDITION_MINOR: u16 = 26;
 
+/// The first release whose Eviction API honours a budget with an empty selector (`{}`,
+/// every pod of the namespace): kubernetes PR #119732, merged for 1.29 and cherry-picked
+/// to 1.28 (#121131, merged 2023-10-16; the first 1.28 patch carrying it is inferred as
+/// 1.28.4). Before, the API skipped such a budget although the disruption controller
+/// counted every pod for it.
+pub const EMPTY_SELECTOR_HONOURED: KubeVersion = KubeVersion::new(29, 0);
+/// The 1.28 patch release assumed to carry the empty-selector fix.
+pub const EMPTY_SELECTOR_HONOURED_1_28: KubeVersion = KubeVersion::new(28, 4);
+
 /// The 429 message of a budget that allows no disruption.
 pub const VIOLATES_BUDGET: &str =
     "Cannot evict pod as it would violate the pod's disruption budget.";
@@ -128,11 +137,31 @@ pub enum EvictedBecause {
 }
 
 /// The budgets of the pod's namespace whose selector picks it, in the given order
-/// (`getPodDisruptionBudgets`).
+/// (`getPodDisruptionBudgets`), as the newest release sees them.
 pub fn matching_budgets(pod: &PodRecord, pdbs: &[PodDisruptionBudget]) -> Vec<usize> {
+    matching_budgets_for(pod, pdbs, KubeVersion::NEWEST)
+}
+
+/// [`matching_budgets`] for a release: before [`EMPTY_SELECTOR_HONOURED`] (and
+/// [`EMPTY_SELECTOR_HONOURED_1_28`] on 1.28) a budget whose selector is empty matches
+/// no pod here.
+pub fn matching_budgets_for(
+    pod: &PodRecord,
+    pdbs: &[PodDisruptionBudget],
+    version: KubeVersion,
+) -> Vec<usize> {
+    let empty_honoured = version >= EMPTY_SELECTOR_HONOURED
+        || (version.minor == 28 && version >= EMPTY_SELECTOR_HONOURED_1_28);
     pdbs.iter()
         .enumerate()
-        .filter(|(_, b)| b.selects(pod))
+        .filter(|(_, b)| {
+            let empty = b
+                .spec
+                .selector
+                .as_ref()
+                .is_some_and(|s| s.match_labels.is_empty() && s.match_expressions.is_empty());
+            (empty_honoured || !empty) && b.selects(pod)
+        })
         .map(|(i, _)| i)
         .collect()
 }
@@ -162,7 +191,7 @@ pub fn evict(
     {
         return evicted(None, EvictedBecause::IgnoredBudgets);
     }
-    let matching = matching_budgets(pod, pdbs);
+    let matching = matching_budgets_for(pod, pdbs, version);
     if matching.len() > 1 {
         return EvictionOutcome::Rejected(ApiError {
             code: 500,

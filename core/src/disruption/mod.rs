@@ -43,7 +43,7 @@ use core::fmt;
 
 use crate::labels::LabelSelector;
 
-pub use eviction::{ApiError, EvictionOutcome, evict, matching_budgets};
+pub use eviction::{ApiError, EvictionOutcome, evict, matching_budgets, matching_budgets_for};
 pub use status::{
     Condition, ControllerFinder, PdbSync, Workload, Workloads, apply_sync, compute_status,
     find_controller_scale, get_scaled_value_from_int_or_percent,
