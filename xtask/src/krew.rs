@@ -986,6 +986,24 @@ mod tests {
                 ("LICENSE".to_string(), 0o644, true)
             ]
         );
+        // A standard gzipped tar: GNU tar (Debian's, essential) lists it the same way.
+        let listed = std::process::Command::new("tar")
+            .arg("-tvzf")
+            .arg(dir.join(linux.archive(&r.version)))
+            .output()
+            .expect("tar runs");
+        assert!(listed.status.success());
+        let listed = String::from_utf8_lossy(&listed.stdout);
+        let lines: Vec<&str> = listed.lines().collect();
+        assert_eq!(lines.len(), 2, "{listed}");
+        assert!(
+            lines[0].starts_with("-rwxr-xr-x") && lines[0].ends_with(" kubectl-taintlab"),
+            "{listed}"
+        );
+        assert!(
+            lines[1].starts_with("-rw-r--r--") && lines[1].ends_with(" LICENSE"),
+            "{listed}"
+        );
         // The same inputs give the same bytes.
         let again = dir.join("again.tar.gz");
         pack(
