@@ -167,7 +167,7 @@ pub enum PodPhase {
 }
 
 impl PodPhase {
-    /// Parses the API string; empty and unknown strings are `Running`… except `Unknown`.
+    /// Parses the API string; an empty or unrecognised phase is taken as `Running`.
     pub fn parse(s: &str) -> Self {
         match s {
             "Pending" => Self::Pending,

@@ -471,11 +471,22 @@ pub fn cordon_nodes(
     dry_run: DryRunStrategy,
 ) -> String {
     let mut out = String::new();
-    for name in names {
-        let Some(node) = nodes.iter_mut().find(|n| &n.name == name) else {
+    // The builder fetched every node before the first patch, so a node named twice is
+    // judged twice on its state before the command.
+    let before: Vec<Option<bool>> = names
+        .iter()
+        .map(|name| {
+            nodes
+                .iter()
+                .find(|n| &n.name == name)
+                .map(|n| n.unschedulable)
+        })
+        .collect();
+    for (name, was) in names.iter().zip(before) {
+        let (Some(node), Some(was)) = (nodes.iter_mut().find(|n| &n.name == name), was) else {
             continue;
         };
-        let op = if node.unschedulable == desired {
+        let op = if was == desired {
             if desired {
                 "already cordoned"
             } else {

@@ -217,8 +217,11 @@ impl DrainSession {
 
     fn cordon(&mut self, world: &mut dyn DrainWorld, names: &[String], now: i64) {
         let dry = self.command.dry_run;
-        for name in names {
-            let op = if world.is_unschedulable(name) {
+        // Judged on each node's state before the command (the builder fetched them all
+        // before the first patch), so a node named twice is reported twice alike.
+        let before: Vec<bool> = names.iter().map(|n| world.is_unschedulable(n)).collect();
+        for (name, was) in names.iter().zip(before) {
+            let op = if was {
                 "already cordoned"
             } else {
                 if dry != DryRunStrategy::Client {

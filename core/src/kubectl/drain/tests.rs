@@ -428,3 +428,11 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn a_node_named_twice_is_judged_on_its_state_before_the_command() {
+    let nodes = [node("a")];
+    let run = run_cordon(&["a", "a"], true, &nodes, KubeVersion::NEWEST);
+    assert_eq!(run.stdout, "node/a cordoned\nnode/a cordoned\n");
+    assert!(run.nodes[0].unschedulable);
+}
