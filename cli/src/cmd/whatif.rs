@@ -13,11 +13,12 @@
 use clap::ArgMatches;
 use taintlab_core::KubeVersion;
 use taintlab_core::kubectl::taint::parse_taint;
+use taintlab_core::node_lifecycle::DefaultTolerationSeconds;
 use taintlab_core::simulation::{
     self, Action, ActionKind, Cluster, ClusterNode, ClusterPod, ControllerKind, DrainOptions,
     Event, PodTemplate, Source, Timeline, WhatIf, Workload,
 };
-use taintlab_scenario::Scenario;
+use taintlab_scenario::{AdmissionOptions, Scenario};
 
 use super::load;
 use crate::load::find_node;
@@ -239,20 +240,27 @@ pub fn cluster(s: &Scenario) -> (Cluster, Vec<String>) {
     (c, left_out)
 }
 
-/// The simulation's options from the scenario's: DefaultTolerationSeconds only when
-/// admission runs.
-fn what_if(
-    s: &Scenario,
-    cluster: Cluster,
-    actions: Vec<Action>,
-    until: i64,
-    admission: bool,
-) -> WhatIf {
-    let mut w = WhatIf::new(cluster, s.semantics, actions, until);
-    if !admission {
-        w.options.default_toleration_seconds = None;
+/// DefaultTolerationSeconds in the simulated cluster, for the pods its controllers
+/// create: the admission configuration's (`--admission`), upstream's 300 s when admission
+/// is on or the pods come from a cluster (its API server runs the plugin), none with
+/// `--no-admission`.
+fn default_toleration_seconds(
+    no_admission: bool,
+    admission: Option<&AdmissionOptions>,
+) -> Option<DefaultTolerationSeconds> {
+    if no_admission {
+        return None;
     }
-    w
+    match admission {
+        Some(a) => a
+            .default_toleration_seconds
+            .as_ref()
+            .map(|c| DefaultTolerationSeconds {
+                not_ready: c.not_ready_seconds,
+                unreachable: c.unreachable_seconds,
+            }),
+        None => Some(DefaultTolerationSeconds::default()),
+    }
 }
 
 fn object(e: &Event) -> String {
@@ -383,9 +391,11 @@ pub fn run(a: &WhatIfArgs, matches: Option<&ArgMatches>) -> u8 {
         }
     }
     let plain: Vec<Action> = actions.iter().map(|(x, _)| x.clone()).collect();
-    let admission = l.options.admission.is_some();
+    let mut w = WhatIf::new(cluster, s.semantics, plain.clone(), until);
+    w.options.default_toleration_seconds =
+        default_toleration_seconds(a.common.no_admission, l.options.admission.as_ref());
     crate::progress::phase("simulating");
-    let result = simulation::simulate(&what_if(&s, cluster, plain.clone(), until, admission));
+    let result = simulation::simulate(&w);
     crate::progress::clear();
     let t = match result {
         Ok(t) => t,
@@ -519,6 +529,40 @@ mod tests {
                 .get("kubernetes.io/hostname"),
             Some(&"node3".to_string())
         );
+    }
+
+    #[test]
+    fn default_toleration_seconds_follow_the_admission_flags() {
+        use taintlab_core::admission::default_toleration_seconds::DefaultTolerationSecondsConfig;
+        assert_eq!(default_toleration_seconds(true, None), None);
+        // From a cluster (admission not run here) or with the default plugins: 300 s.
+        assert_eq!(
+            default_toleration_seconds(false, None),
+            Some(DefaultTolerationSeconds::default())
+        );
+        assert_eq!(
+            default_toleration_seconds(false, Some(&AdmissionOptions::default())),
+            Some(DefaultTolerationSeconds::default())
+        );
+        let custom = AdmissionOptions {
+            default_toleration_seconds: Some(DefaultTolerationSecondsConfig {
+                not_ready_seconds: 60,
+                unreachable_seconds: 90,
+            }),
+            ..AdmissionOptions::default()
+        };
+        assert_eq!(
+            default_toleration_seconds(false, Some(&custom)),
+            Some(DefaultTolerationSeconds {
+                not_ready: 60,
+                unreachable: 90
+            })
+        );
+        let off = AdmissionOptions {
+            default_toleration_seconds: None,
+            ..AdmissionOptions::default()
+        };
+        assert_eq!(default_toleration_seconds(false, Some(&off)), None);
     }
 
     #[test]
