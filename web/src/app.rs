@@ -300,9 +300,16 @@ pub fn app() -> Html {
             ),
             Rc::new(a.commands.clone()),
             Rc::new(a.config_errors.clone()),
+            Rc::new(
+                a.nodes
+                    .iter()
+                    .map(|n| n.node.labels.clone())
+                    .collect::<Vec<_>>(),
+            ),
         )
     });
-    let (node_names, pod_names, commands, config_errors) = (*lists).clone();
+    let (node_names, pod_names, commands, config_errors, node_labels) = (*lists).clone();
+    let version = state.kube_version();
     let tab = state.tab;
     let tab_button = |which: Tab, key: K, id: &'static str| {
         let onclick = {
@@ -399,8 +406,8 @@ pub fn app() -> Html {
             <settings::Settings version={state.version.clone()} gate={state.comparison_operators} admission={state.admission.clone()} errors={config_errors} dispatch={dispatch.clone()} />
             <main class="layout">
                 <div class="inputs">
-                    <Pane kind={PaneKind::Nodes} text={Text(state.nodes.clone())} rev={state.rev} view={nodes_view.clone()} commands={commands.clone()} node_names={node_names.clone()} pod_names={pod_names.clone()} dispatch={dispatch.clone()} />
-                    <Pane kind={PaneKind::Pods} text={Text(state.pods.clone())} rev={state.rev} view={pods_view.clone()} commands={commands.clone()} node_names={node_names.clone()} pod_names={pod_names.clone()} dispatch={dispatch.clone()} />
+                    <Pane kind={PaneKind::Nodes} text={Text(state.nodes.clone())} rev={state.rev} view={nodes_view.clone()} commands={commands.clone()} node_names={node_names.clone()} node_labels={node_labels.clone()} {version} pod_names={pod_names.clone()} dispatch={dispatch.clone()} />
+                    <Pane kind={PaneKind::Pods} text={Text(state.pods.clone())} rev={state.rev} view={pods_view.clone()} commands={commands.clone()} node_names={node_names.clone()} node_labels={node_labels.clone()} {version} pod_names={pod_names.clone()} dispatch={dispatch.clone()} />
                 </div>
                 <div class="results" id="results" tabindex="-1">
                     <div class="tabs" role="tablist" aria-label={t.s(K::ResultsTitle)}>

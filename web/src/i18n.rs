@@ -407,6 +407,22 @@ strings! {
     Dismiss => "Dismiss", "关闭", "Dispensar";
     NotSavedLocally => "Too large to keep in local storage; use Export to save it.", "太大，无法保存在本地存储中；请用导出来保存。", "Grande demais para o armazenamento local; use Exportar para salvá-lo.";
     ConfigErrors => "Admission configuration problems", "准入配置问题", "Problemas na configuração da admissão";
+    AddLabel => "Add or remove a node label", "添加或删除节点标签", "Adicionar ou remover um label de nó";
+    LabelsOf => "Labels of {0}:", "{0} 的标签：", "Labels de {0}:";
+    RemoveLabel => "Remove label {0} (appends kubectl label … {0}-)", "删除标签 {0}（追加 kubectl label … {0}-）", "Remover o label {0} (acrescenta kubectl label … {0}-)";
+    LabelKeyRequired => "A label key is required.", "必须填写标签键。", "A chave do label é obrigatória.";
+    LabelRejected => "kubectl would refuse this label:", "kubectl 会拒绝这个标签：", "O kubectl recusaria este label:";
+    BlocksTitle => "Read block by block ({0})", "逐块读取结果（{0}）", "Lido bloco a bloco ({0})";
+    LinesRange => "lines {0}–{1}", "第 {0}–{1} 行", "linhas {0}–{1}";
+    FactCordoned => "{0} cordoned", "{0} 个已封锁", "{0} isolado(s)";
+    FactBound => "{0} bound", "{0} 个已绑定", "{0} vinculado(s)";
+    FactPending => "{0} pending", "{0} 个等待中", "{0} pendente(s)";
+    FactWorkloads => "{0} workload(s)", "{0} 个工作负载", "{0} carga(s) de trabalho";
+    FactTaints => "{0} taint(s)", "{0} 个污点", "{0} taint(s)";
+    FactTolerations => "{0} toleration(s)", "{0} 个容忍", "{0} tolerância(s)";
+    FactLabelCommands => "{0} kubectl label command(s)", "{0} 条 kubectl label 命令", "{0} comando(s) kubectl label";
+    FactPriorityClasses => "{0} PriorityClass(es)", "{0} 个 PriorityClass", "{0} PriorityClass(es)";
+    BlockNothingRead => "nothing read", "未读取到内容", "nada lido";
     Footer => "Runs entirely in your browser: nothing you paste leaves this page.", "完全在浏览器中运行：你粘贴的内容不会离开此页面。", "Roda inteiramente no seu navegador: nada do que você cola sai desta página.";
 }
 

@@ -1,8 +1,10 @@
 //! The Nodes and Pods panes: a text box that accepts every form of the input layer,
 //! file upload and drop, errors marked at their line, kubectl's output for `kubectl
-//! taint` lines, and small forms to add one taint, one toleration or one nodeSelector /
-//! node-affinity term without writing YAML.
+//! taint` lines, what each block of the text was read as, and small forms to add one
+//! taint, add or remove one node label, add one toleration or one nodeSelector /
+//! node-affinity term without writing YAML or commands.
 
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use wasm_bindgen::JsCast;
@@ -11,8 +13,9 @@ use yew::prelude::*;
 
 use crate::analysis::CommandEntry;
 use crate::i18n::{K, T, use_t};
+use taintlab_core::{KubeVersion, Node};
 use taintlab_input::{Diagnostic, Severity};
-use taintlab_scenario::{PaneKind, ParsedPane};
+use taintlab_scenario::{Block, Fact, PaneKind, ParsedPane, form_label, join_facts};
 
 use crate::parse::SharedPane;
 use crate::store::Action;
@@ -76,8 +79,12 @@ pub struct PaneProps {
     pub view: PaneView,
     /// `kubectl taint` commands of this pane, with kubectl's output.
     pub commands: Rc<Vec<CommandEntry>>,
-    /// Names of the nodes (for the add-a-taint form).
+    /// Names of the nodes (for the add-a-taint and add-a-label forms).
     pub node_names: Rc<Vec<String>>,
+    /// Labels of the nodes, in the order of `node_names` (for the add-a-label form).
+    pub node_labels: Rc<Vec<BTreeMap<String, String>>>,
+    /// The release whose `kubectl label` checks the add-a-label form runs.
+    pub version: KubeVersion,
     /// Names of the pods (to propose a free name in the add-a-toleration form).
     pub pod_names: Rc<Vec<String>>,
     /// State changes.
@@ -134,8 +141,17 @@ fn summary(t: T, p: &ParsedPane) -> String {
     if pods > 0 {
         parts.push(t.f(K::CountPods, &[&pods.to_string()]));
     }
-    if !p.taint_commands.is_empty() {
-        parts.push(t.f(K::CountCommands, &[&p.taint_commands.len().to_string()]));
+    let labels = p
+        .taint_commands
+        .iter()
+        .filter(|c| !c.verb.is_taint())
+        .count();
+    let taints = p.taint_commands.len() - labels;
+    if taints > 0 {
+        parts.push(t.f(K::CountCommands, &[&taints.to_string()]));
+    }
+    if labels > 0 {
+        parts.push(t.f(K::FactLabelCommands, &[&labels.to_string()]));
     }
     if !p.events.is_empty() {
         parts.push(t.f(K::CountEvents, &[&p.events.len().to_string()]));
@@ -144,6 +160,56 @@ fn summary(t: T, p: &ParsedPane) -> String {
         parts.push(t.s(K::NothingRead).to_string());
     }
     t.f(K::Read, &[&parts.join(", ")])
+}
+
+/// A fact of the blocks view in the interface language.
+fn fact_words(t: T, fact: Fact, n: usize) -> String {
+    let key = match fact {
+        Fact::Nodes => K::CountNodes,
+        Fact::Cordoned => K::FactCordoned,
+        Fact::Pods => K::CountPods,
+        Fact::Bound => K::FactBound,
+        Fact::Pending => K::FactPending,
+        Fact::Workloads => K::FactWorkloads,
+        Fact::Taints => K::FactTaints,
+        Fact::Tolerations => K::FactTolerations,
+        Fact::TaintCommands => K::CountCommands,
+        Fact::LabelCommands => K::FactLabelCommands,
+        Fact::Events => K::CountEvents,
+        Fact::PriorityClasses => K::FactPriorityClasses,
+    };
+    t.f(key, &[&n.to_string()])
+}
+
+/// One line of the blocks view: where, what it was read as, what was read from it
+/// (the scenario's blocks view, in the interface language).
+fn block_html(t: T, b: &Block, jump: &Callback<(usize, usize)>) -> Html {
+    let lines = if b.end_line > b.line {
+        t.f(
+            K::LinesRange,
+            &[&b.line.to_string(), &b.end_line.to_string()],
+        )
+    } else {
+        t.f(K::LineOnly, &[&b.line.to_string()])
+    };
+    let read = join_facts(
+        &b.facts,
+        |f, n| fact_words(t, f, n),
+        t.s(K::BlockNothingRead),
+    );
+    let onclick = {
+        let (jump, line) = (jump.clone(), b.line);
+        Callback::from(move |_| jump.emit((line, 1)))
+    };
+    html! {
+        <li data-form={form_label(b.form)}>
+            <button type="button" class="link" {onclick}>{lines}</button>
+            {" "}<span class="form">{form_label(b.form)}</span>{": "}<span class="read">{read}</span>
+            if b.errors + b.warnings > 0 {
+                <span class={if b.errors > 0 { "count error" } else { "count warning" }}>{" · "}{t.f(K::ErrorsCount, &[&b.errors.to_string(), &b.warnings.to_string()])}</span>
+            }
+        </li>
+    }
 }
 
 /// One pane.
@@ -340,6 +406,7 @@ pub fn pane(props: &PaneProps) -> Html {
         s
     });
 
+    let blocks = use_memo(p.clone(), |p| p.blocks());
     let diagnostics = &p.parsed.diagnostics;
     let errors = p.errors().count();
     let warnings = diagnostics.len() - errors;
@@ -450,6 +517,12 @@ pub fn pane(props: &PaneProps) -> Html {
                     }
                 </ul>
             }
+            if !blocks.is_empty() && props.view.pending.is_none() {
+                <details class="blocks" id={format!("{id}-blocks")}>
+                    <summary>{t.f(K::BlocksTitle, &[&blocks.len().to_string()])}</summary>
+                    <ol>{ for blocks.iter().take(MAX_LISTED).map(|b| block_html(t, b, &jump)) }</ol>
+                </details>
+            }
             if !commands.is_empty() {
                 <details class="kubectl" open={commands.len() <= 6}>
                     <summary>{t.s(K::KubectlOutput)}</summary>
@@ -457,7 +530,12 @@ pub fn pane(props: &PaneProps) -> Html {
                 </details>
             }
             { match props.kind {
-                PaneKind::Nodes | PaneKind::Combined => html! { <AddTaint node_names={props.node_names.clone()} dispatch={props.dispatch.clone()} /> },
+                PaneKind::Nodes | PaneKind::Combined => html! {
+                    <>
+                        <AddTaint node_names={props.node_names.clone()} dispatch={props.dispatch.clone()} />
+                        <AddLabel node_names={props.node_names.clone()} node_labels={props.node_labels.clone()} version={props.version} dispatch={props.dispatch.clone()} />
+                    </>
+                },
                 PaneKind::Pods => html! {
                     <>
                         <AddToleration pod_names={props.pod_names.clone()} dispatch={props.dispatch.clone()} />
@@ -572,6 +650,155 @@ pub fn add_taint(props: &AddTaintProps) -> Html {
                 </label>
                 <button type="submit" class="button">{t.s(K::AddButton)}</button>
                 if *error { <p class="error-text" role="alert">{t.s(K::KeyRequired)}</p> }
+            </form>
+        </details>
+    }
+}
+
+/// A shell word as typed: plain when it holds only characters a shell leaves alone,
+/// single-quoted otherwise.
+fn shell_word(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._-/=:@%+,".contains(c));
+    if plain {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// The `kubectl label` line the add-a-label form appends to the Nodes pane: `key=value`
+/// to set, `key-` when `value` is `None`; `--overwrite` when the node already has the
+/// key with another value. The line is first run as kubectl runs it (core's `kubectl
+/// label`, of `version`) on the node with its current `labels`: `Err` is what kubectl
+/// would print on stderr (a bad value as kubectl reports it, a bad key as the API
+/// server rejects it), and then nothing is appended.
+pub fn label_line(
+    node: &str,
+    labels: &BTreeMap<String, String>,
+    key: &str,
+    value: Option<&str>,
+    version: KubeVersion,
+) -> Result<String, String> {
+    let spec = match value {
+        Some(v) => format!("{key}={v}"),
+        None => format!("{key}-"),
+    };
+    let mut args = vec!["nodes".to_string(), node.to_string(), spec];
+    if value.is_some_and(|v| labels.get(key).is_some_and(|old| old != v)) {
+        args.push("--overwrite".into());
+    }
+    let target = Node {
+        name: node.to_string(),
+        labels: labels.clone(),
+        ..Node::default()
+    };
+    let run = taintlab_core::kubectl::run_kubectl_label(&args, &[target], version);
+    if run.exit_code != 0 {
+        return Err(run.stderr.trim_end().to_string());
+    }
+    let words: Vec<String> = args.iter().map(|a| shell_word(a)).collect();
+    Ok(format!("kubectl label {}", words.join(" ")))
+}
+
+/// Properties of [`AddLabel`].
+#[derive(Properties, PartialEq)]
+pub struct AddLabelProps {
+    /// Existing node names.
+    pub node_names: Rc<Vec<String>>,
+    /// Their labels, in the same order.
+    pub node_labels: Rc<Vec<BTreeMap<String, String>>>,
+    /// The release whose `kubectl label` checks the line.
+    pub version: KubeVersion,
+    /// State changes.
+    pub dispatch: Callback<Action>,
+}
+
+/// The add-a-label form: shows the chosen node's labels (each with a button that
+/// appends the `kubectl label ... key-` line removing it) and appends a `kubectl label`
+/// line setting one, checked first as kubectl checks it ([`label_line`]). Like the
+/// add-a-taint form it edits the Nodes pane's text, so the share link and the scenario
+/// see exactly what was added.
+#[function_component(AddLabel)]
+pub fn add_label(props: &AddLabelProps) -> Html {
+    let t = use_t();
+    let node = use_state(String::new);
+    let key = use_state(String::new);
+    let value = use_state(String::new);
+    let missing = use_state(|| false);
+    let set =
+        |h: UseStateHandle<String>| Callback::from(move |e: InputEvent| h.set(input_value(&e)));
+    let name = match node.trim() {
+        "" => props
+            .node_names
+            .first()
+            .cloned()
+            .unwrap_or_else(|| "node-1".into()),
+        n => n.to_string(),
+    };
+    let labels = props
+        .node_names
+        .iter()
+        .position(|n| *n == name)
+        .and_then(|i| props.node_labels.get(i).cloned())
+        .unwrap_or_default();
+    let k = key.trim().to_string();
+    let line =
+        (!k.is_empty()).then(|| label_line(&name, &labels, &k, Some(value.trim()), props.version));
+    let onsubmit = {
+        let (line, missing, dispatch, key, value) = (
+            line.clone(),
+            missing.clone(),
+            props.dispatch.clone(),
+            key.clone(),
+            value.clone(),
+        );
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            missing.set(line.is_none());
+            if let Some(Ok(l)) = &line {
+                crate::perf::note_edit();
+                dispatch.emit(Action::AppendNodes(format!("{l}\n")));
+                key.set(String::new());
+                value.set(String::new());
+            }
+        })
+    };
+    let remove = |k: &str| {
+        let line = label_line(&name, &labels, k, None, props.version);
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |_| {
+            if let Ok(l) = &line {
+                crate::perf::note_edit();
+                dispatch.emit(Action::AppendNodes(format!("{l}\n")));
+            }
+        })
+    };
+    html! {
+        <details class="add-form add-label">
+            <summary>{t.s(K::AddLabel)}</summary>
+            <form {onsubmit} class="grid-form">
+                <label>{t.s(K::FieldNode)}
+                    <input class="label-node" list="node-names" value={(*node).clone()} oninput={set(node.clone())} placeholder={name.clone()} />
+                </label>
+                <label>{t.s(K::FieldKey)}<input class="label-key" value={(*key).clone()} oninput={set(key.clone())} placeholder="disktype" aria-invalid={matches!(line, Some(Err(_))).then_some("true")} /></label>
+                <label>{t.s(K::FieldValue)}<input class="label-value" value={(*value).clone()} oninput={set(value.clone())} placeholder="ssd" /></label>
+                <button type="submit" class="button">{t.s(K::AddButton)}</button>
+                <p class="wide labels-of">
+                    if labels.is_empty() { <span class="muted">{t.s(K::NoLabels)}</span> } else { {t.f(K::LabelsOf, &[&name])}{" "} }
+                    { for labels.iter().take(50).map(|(k, v)| html! {
+                        <span class="label-chip" data-key={k.clone()}><code>{format!("{k}={v}")}</code>
+                            <button type="button" class="link" onclick={remove(k)} aria-label={t.f(K::RemoveLabel, &[k])} title={t.f(K::RemoveLabel, &[k])}>{"×"}</button>
+                        </span>
+                    }) }
+                </p>
+                { match &line {
+                    Some(Ok(l)) => html! { <pre class="wide console label-line">{l.clone()}</pre> },
+                    Some(Err(e)) => html! { <p class="wide error-text label-error" role="alert">{t.s(K::LabelRejected)}<br /><code>{e.clone()}</code></p> },
+                    None if *missing => html! { <p class="wide error-text" role="alert">{t.s(K::LabelKeyRequired)}</p> },
+                    None => Html::default(),
+                } }
             </form>
         </details>
     }
@@ -901,6 +1128,44 @@ mod tests {
         assert!(placement_pod("d", TermKind::Required, "k", "Exists", "x").is_none());
         assert!(placement_pod("d", TermKind::Required, "k", "In", "").is_none());
         assert!(placement_pod("d", TermKind::Required, "", "In", "x").is_none());
+    }
+
+    #[test]
+    fn label_lines_are_checked_as_kubectl_checks_them_and_read_back() {
+        let v = KubeVersion::NEWEST;
+        let mut labels = BTreeMap::new();
+        labels.insert("disktype".to_string(), "hdd".to_string());
+        assert_eq!(
+            label_line("n1", &BTreeMap::new(), "disktype", Some("ssd"), v).as_deref(),
+            Ok("kubectl label nodes n1 disktype=ssd")
+        );
+        // The node has the key with another value: --overwrite.
+        assert_eq!(
+            label_line("n1", &labels, "disktype", Some("ssd"), v).as_deref(),
+            Ok("kubectl label nodes n1 disktype=ssd --overwrite")
+        );
+        assert_eq!(
+            label_line("n1", &labels, "disktype", None, v).as_deref(),
+            Ok("kubectl label nodes n1 disktype-")
+        );
+        // A bad value: kubectl's own error. A bad key: the API server's.
+        let e = label_line("n1", &labels, "tier", Some("a b"), v).unwrap_err();
+        assert!(e.starts_with("error: invalid label value: \"tier=a b\": a valid label must be an empty string or consist of alphanumeric characters"), "{e}");
+        let e = label_line("n1", &labels, "bad key", Some("x"), v).unwrap_err();
+        assert!(
+            e.starts_with(
+                "The Node \"n1\" is invalid: metadata.labels: Invalid value: \"bad key\""
+            ),
+            "{e}"
+        );
+        // An empty value sets the label to "".
+        let line = label_line("my node", &BTreeMap::new(), "gpu", Some(""), v).unwrap();
+        assert_eq!(line, "kubectl label nodes 'my node' gpu=");
+        // The lines read back as kubectl label commands on that node.
+        let p = taintlab_input::parse(&format!("{line}\nkubectl label nodes n1 disktype-\n"));
+        assert_eq!(p.taint_commands.len(), 2, "{:?}", p.diagnostics);
+        assert_eq!(p.taint_commands[0].args, ["nodes", "my node", "gpu="]);
+        assert!(!p.taint_commands[0].verb.is_taint());
     }
 
     #[test]

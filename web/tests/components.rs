@@ -376,3 +376,117 @@ async fn the_placement_form_appends_a_pod_with_its_node_selector() {
     assert_eq!(text(&root, "#cell-2-0 .score"), "taint");
     assert_eq!(text(&root, "#cell-2-2 .score"), "affinity");
 }
+
+fn set_input(root: &Element, sel: &str, v: &str) {
+    let i: web_sys::HtmlInputElement = q(root, sel).dyn_into().expect("input");
+    i.set_value(v);
+    let init = web_sys::InputEventInit::new();
+    init.set_bubbles(true);
+    i.dispatch_event(
+        &web_sys::InputEvent::new_with_event_init_dict("input", &init).expect("event"),
+    )
+    .expect("dispatch");
+}
+
+/// The text of `sel`, empty while it is not in the page (a view being redrawn).
+fn text_now(root: &Element, sel: &str) -> String {
+    root.query_selector(sel)
+        .ok()
+        .flatten()
+        .and_then(|e| e.text_content())
+        .unwrap_or_default()
+}
+
+fn nodes_text(root: &Element) -> String {
+    let ta: HtmlTextAreaElement = q(root, "#nodes-text").dyn_into().expect("textarea");
+    ta.value()
+}
+
+#[wasm_bindgen_test]
+async fn the_label_form_adds_and_removes_a_node_label_through_the_nodes_text() {
+    let root = mount().await;
+    set_input(&root, ".add-label .label-node", "general-1");
+    set_input(&root, ".add-label .label-key", "disktype");
+    set_input(&root, ".add-label .label-value", "ssd");
+    // The form shows the line it will append, checked as kubectl checks it.
+    until("the kubectl label line", || {
+        has(&root, ".add-label .label-line")
+            && text(&root, ".add-label .label-line") == "kubectl label nodes general-1 disktype=ssd"
+    })
+    .await;
+    click(&root, ".add-label button[type=submit]");
+    until(
+        "the label in the Nodes text and on general-1's column",
+        || {
+            nodes_text(&root).ends_with("kubectl label nodes general-1 disktype=ssd\n")
+                && text_now(&root, "table.matrix thead").contains("disktype=ssd")
+        },
+    )
+    .await;
+    // kubectl's output for the appended line.
+    assert!(text(&root, ".kubectl").contains("node/general-1 labeled"));
+    // The label is listed under the form; its remove button appends `disktype-`.
+    let chip = ".add-label .label-chip[data-key=\"disktype\"] button";
+    until("the new label listed for general-1", || has(&root, chip)).await;
+    click(&root, chip);
+    until("the label removed through the Nodes text", || {
+        nodes_text(&root).ends_with("kubectl label nodes general-1 disktype-\n")
+            && !text_now(&root, "table.matrix thead").contains("disktype=ssd")
+    })
+    .await;
+    // A value kubectl refuses: its error, and nothing is appended.
+    set_input(&root, ".add-label .label-key", "tier");
+    set_input(&root, ".add-label .label-value", "a b");
+    until("kubectl's error for the value", || {
+        has(&root, ".add-label .label-error")
+    })
+    .await;
+    let error = text(&root, ".add-label .label-error");
+    assert!(
+        error.contains("error: invalid label value: \"tier=a b\": a valid label must be an empty string or consist of alphanumeric characters"),
+        "{error}"
+    );
+    let before = nodes_text(&root);
+    click(&root, ".add-label button[type=submit]");
+    assert_eq!(nodes_text(&root), before);
+    assert!(!has(&root, ".add-label .label-line"));
+    // Both lines are one block of kubectl commands in the blocks view.
+    until("the kubectl block", || {
+        text_now(&root, "#nodes-blocks").contains("kubectl taint/label: 2 kubectl label command(s)")
+    })
+    .await;
+}
+
+#[wasm_bindgen_test]
+async fn each_block_says_what_it_was_read_as_and_what_was_read_from_it() {
+    let root = mount().await;
+    type_into(
+        &root,
+        "#pods-text",
+        "NAME    READY   STATUS    RESTARTS   AGE   IP         NODE        NOMINATED NODE   READINESS GATES\nweb-1   1/1     Running   0          5m    10.0.0.4   general-1   <none>           <none>\nweb-2   1/1     Running   0          5m    10.0.0.5   general-1   <none>           <none>\nweb-3   0/1     Pending   0          5m    <none>     <none>      <none>           <none>\n",
+    );
+    until("the pods table as one block", || {
+        text_now(&root, "#pods-blocks li").contains("kubectl get pods -o wide")
+    })
+    .await;
+    assert_eq!(count(&root, "#pods-blocks li"), 1);
+    let first = text(&root, "#pods-blocks li");
+    assert!(
+        first.contains("lines 1–4")
+            && first.contains("kubectl get pods -o wide: 3 pod(s) (2 bound, 1 pending)"),
+        "{first}"
+    );
+    type_into(
+        &root,
+        "#pods-text",
+        "NAME   VALUE   GLOBAL-DEFAULT   AGE\nhigh   1000    false            3d\nlow    10      true             3d\n",
+    );
+    until("the PriorityClass table as a block", || {
+        text_now(&root, "#pods-blocks li")
+            .contains("kubectl get priorityclass: 2 PriorityClass(es)")
+    })
+    .await;
+    // The first example's nodes: one YAML List of three nodes.
+    assert_eq!(count(&root, "#nodes-blocks li[data-form=\"YAML\"]"), 1);
+    assert!(text(&root, "#nodes-blocks li:nth-child(1)").contains("YAML: 3 node(s)"));
+}

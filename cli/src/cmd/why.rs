@@ -46,6 +46,9 @@ pub fn run(a: &WhyArgs) -> u8 {
         ),
     };
     let code = if fits { 0 } else { EXIT_NO };
+    if a.common.verbose {
+        eprint!("{}", blocks_text(&l));
+    }
     match a.output {
         Format::Text => {
             let style = Style::stdout(a.common.color);
@@ -103,6 +106,35 @@ fn header(l: &Loaded, s: &Scenario, p: usize, style: &Style) -> String {
         e.pod.namespace,
         style.dim(&at)
     )
+}
+
+/// With `-v`: what each block of the input was read as and what was read from it (the
+/// scenario's blocks view, as the playground and npm show it), one line per block at
+/// its file and line.
+fn blocks_text(l: &Loaded) -> String {
+    let mut out = String::new();
+    for pane in &l.panes {
+        for b in pane.blocks() {
+            let at = taintlab_input::Location::at(b.document, b.line, 0);
+            let end = taintlab_input::Location::at(b.last_document, b.end_line, 0);
+            let place = match (
+                l.locate(Some(pane.kind), &at).filter(|a| a.line > 0),
+                l.locate(Some(pane.kind), &end).filter(|a| a.line > 0),
+            ) {
+                (Some(a), Some(e)) if e.line > a.line => {
+                    format!("{}:{}-{}", a.file.name, a.line, e.line)
+                }
+                (Some(a), _) => format!("{}:{}", a.file.name, a.line),
+                _ => format!("line {}", b.line),
+            };
+            out.push_str(&format!(
+                "read {place}: {}: {}\n",
+                taintlab_scenario::form_label(b.form),
+                b.read_english()
+            ));
+        }
+    }
+    out
 }
 
 /// The toleration that tolerates exactly `taint`.
