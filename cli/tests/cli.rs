@@ -1263,3 +1263,34 @@ fn what_if_actions_at_their_own_seconds_and_errors_name_the_flag() {
         assert!(stderr(&o).contains(message), "{}", stderr(&o));
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn what_if_runs_on_the_cluster_read_through_the_users_kubectl() {
+    let (o, calls) = run_plugin(&[
+        "what-if", "-n", "shop", "--drain", "db-1", "--force", "--until", "200", "-q",
+    ]);
+    assert_eq!(
+        calls.lines().collect::<Vec<_>>(),
+        ["get nodes -o json", "get pods --namespace=shop -o json"]
+    );
+    // web fits no node before or after; the drain evicts db-0 (no controller: --force).
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let out = stdout(&o);
+    for (at, line) in [
+        ("0s", "kubectl drain:  node/db-1 cordoned"),
+        ("0s", "kubectl drain:  evicting pod shop/db-0"),
+        ("30s", "kubectl drain:  pod/db-0 evicted"),
+        ("30s", "kubectl drain:  node/db-1 drained"),
+    ] {
+        assert!(
+            out.lines()
+                .any(|l| l.trim_start().starts_with(at) && l.ends_with(line)),
+            "{at} {line}\n{out}"
+        );
+    }
+    assert!(
+        out.contains("  Pending shop/web-7d9f8c6b5d-x2k4q: 0/3 nodes are available"),
+        "{out}"
+    );
+}
