@@ -3,8 +3,10 @@
 //! headless Chromium.
 //!
 //! Docusaurus and its dependencies come from the lockfile committed in
-//! `tests/docsites/docusaurus/site` (`npm ci`, guarded like every npm install: skipped
-//! while `node_modules` matches the lockfile, so a reused machine installs nothing).
+//! `tests/docsites/docusaurus/site`, installed with `npm ci` into
+//! `<target>/docsites/docusaurus-modules` (outside the clone, like the compiled Rust
+//! dependencies: a fresh clone on a reused machine installs nothing and keeps webpack's
+//! cache); the install is skipped while the lockfile there equals the committed one.
 //! `build.mjs` copies the freshly built package into that `node_modules` and builds both
 //! locales under `baseUrl: "/sub/"`; `test.mjs` checks every widget's verdict, editing,
 //! console errors, one wasm download per page, client-side navigation both ways, dark
@@ -12,28 +14,59 @@
 //! fallback and the shared fence cases, and reports bytes per page and the first
 //! widget's render time.
 
-use std::path::Path;
+use std::fs;
+use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Instant;
 
 use crate::docsites::browser_test;
-use crate::helpers::{NpmPackages, root, run, target_dir};
+use crate::helpers::{io_err as io, root, run, target_dir, tool};
 
-/// The test site's npm packages (Docusaurus 3.10.2, React 19, pinned in its lockfile).
-pub const NPM_DOCUSAURUS: NpmPackages = NpmPackages {
-    dir: "tests/docsites/docusaurus/site",
-    packages: &[
-        "@docusaurus/core",
-        "@docusaurus/preset-classic",
-        "react",
-        "react-dom",
-    ],
-    bins: &["docusaurus"],
-};
+/// The test site's sources, with its `package.json` and `package-lock.json`
+/// (Docusaurus 3.10.2, React 19).
+pub const SITE: &str = "tests/docsites/docusaurus/site";
+
+/// The test site's `node_modules`: `npm ci` from the committed lockfile into
+/// `<target>/docsites/docusaurus-modules`, unless that directory holds a finished install
+/// from the same lockfile (a copy of it is written there after `npm ci` succeeds).
+pub fn ensure_modules() -> Result<PathBuf, String> {
+    let site = root().join(SITE);
+    let dir = target_dir().join("docsites").join("docusaurus-modules");
+    let lock = site.join("package-lock.json");
+    let want = fs::read(&lock).map_err(io("cannot read", &lock))?;
+    let stamp = dir.join("installed-from.package-lock.json");
+    let modules = dir.join("node_modules");
+    if fs::read(&stamp).ok().as_deref() == Some(&want[..])
+        && modules.join("@docusaurus").join("core").is_dir()
+    {
+        return Ok(modules);
+    }
+    fs::create_dir_all(&dir).map_err(io("cannot create", &dir))?;
+    let _ = fs::remove_file(&stamp);
+    for name in ["package.json", "package-lock.json"] {
+        let from = site.join(name);
+        fs::copy(&from, dir.join(name)).map_err(io("cannot copy", &from))?;
+    }
+    let start = Instant::now();
+    run(
+        "npm ci: the Docusaurus test site's packages (once per lockfile)",
+        tool("npm")
+            .args(["ci", "--no-audit", "--no-fund"])
+            .current_dir(&dir),
+    )?;
+    fs::write(&stamp, &want).map_err(io("cannot write", &stamp))?;
+    println!(
+        "    Docusaurus packages installed in {:.0}s",
+        start.elapsed().as_secs_f64()
+    );
+    Ok(modules)
+}
 
 /// Builds the Docusaurus test site with the package in `pkg` and runs its browser checks.
 pub fn test(pkg: &Path) -> Result<(), String> {
     let n = check_recipes()?;
     println!("    wasm/js/README.md: {n} recipe blocks are the test sites' files");
+    let modules = ensure_modules()?;
     let dir = root().join("tests").join("docsites").join("docusaurus");
     let out = target_dir().join("docsites").join("docusaurus");
     run(
@@ -41,6 +74,7 @@ pub fn test(pkg: &Path) -> Result<(), String> {
         Command::new("node")
             .arg(dir.join("build.mjs"))
             .env("TAINTLAB_PKG", pkg)
+            .env("DOCUSAURUS_MODULES", &modules)
             .env("OUT", &out)
             .current_dir(root()),
     )?;

@@ -151,7 +151,6 @@ pub const TASKS: &[Task] = &[
             Need::Apt(NODE),
             Need::Npm(NPM_JS),
             Need::Apt(hugo_site::HUGO),
-            Need::Npm(docusaurus_site::NPM_DOCUSAURUS),
         ],
         includes: &["npm build"],
     },

@@ -1,10 +1,12 @@
 // Builds the Docusaurus test site: a copy of site/ (without node_modules) in OUT, its
-// node_modules linked to site/node_modules (installed by `npm ci` from the committed
-// lockfile, kept between runs with webpack's cache), the freshly built taintlab package
-// copied in as node_modules/taintlab (webpack's cache dropped when it changed), a docs page with one fence per case of
-// tests/docsites/common/fences.json, then `docusaurus build` (both locales).
+// node_modules linked to DOCUSAURUS_MODULES (`npm ci` from site/package-lock.json, kept
+// between runs with webpack's cache; default site/node_modules), the freshly built
+// taintlab package copied in as node_modules/taintlab (webpack's cache dropped when it
+// changed), a docs page with one fence per case of tests/docsites/common/fences.json,
+// then `docusaurus build` (both locales).
 //
-//   TAINTLAB_PKG=<built package> OUT=<dir> node tests/docsites/docusaurus/build.mjs
+//   TAINTLAB_PKG=<built package> DOCUSAURUS_MODULES=<node_modules> OUT=<dir> \
+//     node tests/docsites/docusaurus/build.mjs
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
@@ -17,9 +19,9 @@ const root = path.resolve(here, "../../..");
 const pkg = path.resolve(process.env.TAINTLAB_PKG ?? path.join(root, "target/npm/taintlab"));
 const out = path.resolve(process.env.OUT ?? path.join(root, "target/docsites/docusaurus"));
 const source = path.join(here, "site");
-const modules = path.join(source, "node_modules");
+const modules = path.resolve(process.env.DOCUSAURUS_MODULES ?? path.join(source, "node_modules"));
 if (!existsSync(path.join(modules, "@docusaurus", "core"))) {
-  throw new Error(`${modules} lacks @docusaurus/core: run npm ci in ${source}`);
+  throw new Error(`${modules} lacks @docusaurus/core: run npm ci (the lockfile is ${source}/package-lock.json)`);
 }
 
 // webpack's persistent cache (node_modules/.cache) treats packages in node_modules as
