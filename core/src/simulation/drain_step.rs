@@ -185,19 +185,53 @@ impl World<'_> {
         }
     }
 
-    /// Records which budgets select a new pod.
+    /// Records which budgets select a new pod (`PodDisruptionBudget::selects`, with the
+    /// selectors converted once and looked up by one of their `matchLabels` pairs).
     pub(super) fn index_budgets(&mut self, id: usize) {
-        let Some(record) = self.pods.get(id).map(|p| PodRecord {
-            namespace: p.pod.pod.namespace.clone(),
-            labels: p.labels.clone(),
-            ..PodRecord::default()
-        }) else {
+        if self.budgets.is_empty() {
+            return;
+        }
+        if self.budget_index.is_none() {
+            let mut by_label: alloc::collections::BTreeMap<(String, String, String), Vec<usize>> =
+                alloc::collections::BTreeMap::new();
+            let mut general = Vec::new();
+            let mut selectors = Vec::new();
+            for (i, b) in self.budgets.iter().enumerate() {
+                let sel = b.spec.selector.as_ref();
+                selectors.push(sel.and_then(|s| s.to_selector().ok()));
+                match sel.and_then(|s| s.match_labels.iter().next()) {
+                    Some((k, v)) => by_label
+                        .entry((b.namespace.clone(), k.clone(), v.clone()))
+                        .or_default()
+                        .push(i),
+                    None => general.push(i),
+                }
+            }
+            self.budget_index = Some((by_label, general, selectors));
+        }
+        let Some(p) = self.pods.get(id) else {
             return;
         };
-        for (i, b) in self.budgets.iter().enumerate() {
-            if b.selects(&record)
-                && let Some(v) = self.budget_pods.get_mut(i)
-            {
+        let Some((by_label, general, selectors)) = self.budget_index.as_ref() else {
+            return;
+        };
+        let ns = &p.pod.pod.namespace;
+        let mut hits: Vec<usize> = Vec::new();
+        for (k, v) in &p.labels {
+            if let Some(c) = by_label.get(&(ns.clone(), k.clone(), v.clone())) {
+                hits.extend(c.iter().copied());
+            }
+        }
+        hits.extend(general.iter().copied());
+        hits.sort_unstable();
+        hits.dedup();
+        for i in hits {
+            let selected = self.budgets.get(i).is_some_and(|b| b.namespace == *ns)
+                && selectors
+                    .get(i)
+                    .and_then(Option::as_ref)
+                    .is_some_and(|s| s.matches(&p.labels));
+            if selected && let Some(v) = self.budget_pods.get_mut(i) {
                 v.push(id);
             }
         }

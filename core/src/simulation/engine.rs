@@ -176,6 +176,13 @@ pub(super) struct World<'a> {
     pub budgets: Vec<crate::disruption::PodDisruptionBudget>,
     /// Per budget, the pods it selects (labels do not change).
     pub budget_pods: Vec<Vec<usize>>,
+    /// Budgets by one `matchLabels` pair, budgets without one, converted selectors.
+    #[allow(clippy::type_complexity)]
+    pub budget_index: Option<(
+        BTreeMap<(String, String, String), Vec<usize>>,
+        Vec<usize>,
+        Vec<Option<crate::labels::Selector>>,
+    )>,
     /// Bumped whenever a node's spec (taints, cordon, labels) changes or a node comes or
     /// goes; the change log lets class caches update only the nodes that changed.
     pub spec_gen: u64,
@@ -184,6 +191,17 @@ pub(super) struct World<'a> {
     pub state_gen: u64,
     /// Bumped on every change that may let a pending pod fit (the requeue trigger).
     pub help_gen: u64,
+    /// The live nodes and their states as slices, for the full evaluation, with the
+    /// `state_gen` they were copied at.
+    pub live_copy: Option<(u64, Vec<Node>, Vec<NodeState>)>,
+    /// Position of each node slot in the copy.
+    pub live_pos: Vec<Option<usize>>,
+    /// Node slots changed since the copy was refreshed.
+    pub copy_dirty: BTreeSet<usize>,
+    /// Schedule every pod with the full per-node evaluation (the baseline).
+    pub naive: bool,
+    /// Every zone is fully disrupted: NoExecute tainting stopped.
+    pub all_zones_fully_disrupted: bool,
 }
 
 fn err(field: String, message: impl Into<String>) -> InputError {
@@ -210,8 +228,9 @@ fn zone_key(node: &Node) -> String {
     }
 }
 
-pub(super) fn run(input: &WhatIf) -> Result<Timeline, InputError> {
+pub(super) fn run(input: &WhatIf, naive: bool) -> Result<Timeline, InputError> {
     let mut w = World::new(input)?;
+    w.naive = naive;
     w.main_loop();
     Ok(w.finish())
 }
@@ -257,10 +276,16 @@ impl<'a> World<'a> {
             drains: Vec::new(),
             budgets: super::drain_step::budgets(&input.cluster),
             budget_pods: alloc::vec![Vec::new(); input.cluster.disruption_budgets.len()],
+            budget_index: None,
             spec_gen: 0,
             spec_log: Vec::new(),
             state_gen: 0,
             help_gen: 0,
+            live_copy: None,
+            live_pos: Vec::new(),
+            copy_dirty: BTreeSet::new(),
+            naive: false,
+            all_zones_fully_disrupted: false,
         };
         for (i, n) in input.cluster.nodes.iter().enumerate() {
             if n.node.name.is_empty() {
@@ -413,6 +438,7 @@ impl<'a> World<'a> {
         self.node_by_name.insert(n.node.name.clone(), slot);
         self.out.nodes.push(n.node.name.clone());
         self.live.push(slot);
+        self.live_copy = None;
         self.evictor_apply(SimEvent::CreateNode {
             name: n.node.name.clone(),
             taints: n.node.taints.clone(),
@@ -463,6 +489,7 @@ impl<'a> World<'a> {
             self.out.node_changes.push(change);
         }
         self.evictor_apply(event);
+        self.copy_dirty.insert(slot);
         self.spec_gen += 1;
         self.spec_log.push((self.spec_gen, slot));
         self.state_gen += 1;
@@ -550,6 +577,7 @@ impl<'a> World<'a> {
                 zone.state = *s;
             }
         }
+        self.all_zones_fully_disrupted = all_full;
         if all_full {
             for slot in 0..self.nodes.len() {
                 let had = self
@@ -577,7 +605,7 @@ impl<'a> World<'a> {
             .iter()
             .filter(|n| n.exists && n.counted_in_zone && n.zone == z)
             .count();
-        let rate = zone_tainting_rate(zone.state, size, false);
+        let rate = zone_tainting_rate(zone.state, size, self.all_zones_fully_disrupted);
         // The token bucket's interval in whole seconds (10 s at 0.1/s, 100 s at 0.01/s).
         (rate > 0.0).then(|| ((1.0 / rate) + 0.5) as i64)
     }
@@ -711,6 +739,7 @@ impl<'a> World<'a> {
         n.exists = false;
         n.generation += 1;
         self.live.retain(|&s| s != slot);
+        self.live_copy = None;
         self.node_spec_changed(slot);
         self.zones_changed();
         // gcOrphaned: quarantine, then the next GC pass.
@@ -745,6 +774,14 @@ impl<'a> World<'a> {
     pub fn admit(&mut self, p: ClusterPod, replaces: Option<usize>, class: Option<usize>) -> usize {
         let id = self.pods.len();
         let mut pod = p.pod;
+        // Every daemon pod carries the DaemonSet tolerations (the controller adds them
+        // to every pod it creates; adding them again changes nothing).
+        if p.owner
+            .as_ref()
+            .is_some_and(|o| o.kind == ControllerKind::DaemonSet)
+        {
+            crate::daemonset::add_or_update_daemon_pod_tolerations(&mut pod.pod.tolerations, false);
+        }
         if let Some(d) = self.input.options.default_toleration_seconds {
             pod.pod.tolerations = apply_default_toleration_seconds(&pod.pod.tolerations, d);
         }
@@ -872,6 +909,7 @@ impl<'a> World<'a> {
         p.nominated = None;
         let (ns, pname) = (p.pod.pod.namespace.clone(), p.pod.pod.name.clone());
         let pod_for_evictor = p.pod.pod.clone();
+        self.copy_dirty.insert(slot);
         if let Some(n) = self.nodes.get_mut(slot) {
             n.pods.push(id);
             if let Some(p) = self.pods.get(id) {
@@ -1031,6 +1069,7 @@ impl<'a> World<'a> {
             }
             n.state = state;
             self.dirty_daemon_nodes.insert(slot);
+            self.copy_dirty.insert(slot);
         }
         self.evictor_apply(SimEvent::DeletePod(PodKey::new(&key.0, &key.1)));
         if let Some(w) = workload {

@@ -44,6 +44,8 @@ mod scheduler_queue;
 mod timeline;
 
 #[cfg(test)]
+mod properties;
+#[cfg(test)]
 mod tests;
 
 pub use actions::{Action, ActionKind, DrainOptions};
@@ -146,5 +148,13 @@ impl fmt::Display for InputError {
 /// exist at that point, a negative time or end, two pods or two nodes with one name, a
 /// pod bound to a node that does not exist.
 pub fn simulate(what_if: &WhatIf) -> Result<Timeline, InputError> {
-    engine::run(what_if)
+    engine::run(what_if, false)
+}
+
+/// [`simulate`] with every scheduling cycle run as the full per-node evaluation
+/// ([`crate::scheduling::placement::schedule_one`] over a fresh copy of the nodes): the
+/// naive baseline the benchmarks and the equivalence property compare against. Same
+/// result, slower.
+pub fn simulate_naive(what_if: &WhatIf) -> Result<Timeline, InputError> {
+    engine::run(what_if, true)
 }

@@ -164,7 +164,9 @@ impl World<'_> {
         let spod = p.pod.clone();
         let class = p.class;
         let prep = PreparedPod::new(&spod, popts);
-        let fast = matches!(prep.pre_filter, PreFilterResult::AllNodes) && prep.preferred.is_ok();
+        let fast = !self.naive
+            && matches!(prep.pre_filter, PreFilterResult::AllNodes)
+            && prep.preferred.is_ok();
         if let Some(cache) = self.classes.get(class)
             && let Some((seen, outcome)) = &cache.failure
             && *seen == self.state_gen
@@ -209,18 +211,13 @@ impl World<'_> {
                 }
             }
         }
-        // The full evaluation: node-name pods, and the failure text.
-        let live_nodes: Vec<Node> = self
-            .live
-            .iter()
-            .filter_map(|&s| self.nodes.get(s).map(|n| n.spec.clone()))
-            .collect();
-        let states: Vec<NodeState> = self
-            .live
-            .iter()
-            .filter_map(|&s| self.nodes.get(s).map(|n| n.state.clone()))
-            .collect();
-        let result = schedule_one(&spod, &live_nodes, &states, popts);
+        // The full evaluation: node-name pods, and the failure text. The copy of the
+        // node list is kept and only the nodes that changed are copied again.
+        self.refresh_live_copy();
+        let Some((_, live_nodes, states)) = self.live_copy.as_ref() else {
+            return Err(alloc::boxed::Box::new(PodOutcome::Gated));
+        };
+        let result = schedule_one(&spod, live_nodes, states, popts);
         if matches!(result.outcome, PodOutcome::Feasible { .. }) {
             let mut best: Option<(i64, usize)> = None;
             for (i, o) in result.nodes.iter().enumerate() {
@@ -243,6 +240,47 @@ impl World<'_> {
             cache.failure = Some((self.state_gen, result.outcome.clone()));
         }
         Err(alloc::boxed::Box::new(result.outcome))
+    }
+
+    /// Brings the copy of the live nodes and their states up to date.
+    fn refresh_live_copy(&mut self) {
+        if self.live_copy.is_none() {
+            let live_nodes: Vec<Node> = self
+                .live
+                .iter()
+                .filter_map(|&s| self.nodes.get(s).map(|n| n.spec.clone()))
+                .collect();
+            let states: Vec<NodeState> = self
+                .live
+                .iter()
+                .filter_map(|&s| self.nodes.get(s).map(|n| n.state.clone()))
+                .collect();
+            let mut pos = alloc::vec![None; self.nodes.len()];
+            for (i, &s) in self.live.iter().enumerate() {
+                if let Some(p) = pos.get_mut(s) {
+                    *p = Some(i);
+                }
+            }
+            self.live_pos = pos;
+            self.live_copy = Some((0, live_nodes, states));
+            self.copy_dirty.clear();
+            return;
+        }
+        let dirty = core::mem::take(&mut self.copy_dirty);
+        for slot in dirty {
+            let (Some(Some(i)), Some(n)) = (self.live_pos.get(slot).copied(), self.nodes.get(slot))
+            else {
+                continue;
+            };
+            if let Some((_, specs, states)) = self.live_copy.as_mut() {
+                if let Some(x) = specs.get_mut(i) {
+                    x.clone_from(&n.spec);
+                }
+                if let Some(x) = states.get_mut(i) {
+                    x.clone_from(&n.state);
+                }
+            }
+        }
     }
 
     /// Whether the pod waits for the victims of its own preemption.

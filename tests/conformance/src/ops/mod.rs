@@ -17,6 +17,7 @@ mod placement;
 mod resources;
 mod scheduling;
 mod validation;
+mod whatif;
 
 /// The handler's answer: `None` for an unknown op, `Err` for malformed input.
 pub type OpResult = Option<Result<Value, String>>;
@@ -38,4 +39,5 @@ pub fn run(op: &str, input: &Value, expected: &Value) -> OpResult {
         .or_else(|| resources::run(op, input, expected))
         .or_else(|| disruption::run(op, input, expected))
         .or_else(|| drain::run(op, input, expected))
+        .or_else(|| whatif::run(op, input, expected))
 }
