@@ -4,7 +4,8 @@
 //!
 //! The example's texts are the `DEDICATED_NODES` and `DEDICATED_PODS` raw strings of
 //! `src/gallery.rs`; the readings are written to `$OUT_DIR/presets.rs` as
-//! `(kind, text, ParsedPane JSON)` rows. If the texts cannot be found, no row is written
+//! `(kind, text, reading)` rows, the reading in the worker's wire format
+//! (`src/glue/wire.rs`, included here). If the texts cannot be found, no row is written
 //! and the page reads the example in the worker like any other text (a unit test in
 //! `src/parse.rs` fails then, so it does not go unnoticed).
 
@@ -15,6 +16,10 @@ use std::path::Path;
 
 use taintlab_core::KubeVersion;
 use taintlab_scenario::{PaneKind, ParsedPane};
+
+#[path = "src/glue/wire.rs"]
+#[allow(dead_code)]
+mod wire;
 
 /// The raw string `const NAME: &str = r#"..."#;` of `src`, if present.
 fn raw_const<'a>(src: &'a str, name: &str) -> Option<&'a str> {
@@ -27,6 +32,7 @@ fn raw_const<'a>(src: &'a str, name: &str) -> Option<&'a str> {
 fn main() {
     println!("cargo:rerun-if-changed=src/gallery.rs");
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=src/glue/wire.rs");
     let gallery = fs::read_to_string("src/gallery.rs").unwrap_or_default();
     let mut out = String::from("&[\n");
     for (name, kind, kind_name) in [
@@ -41,8 +47,8 @@ fn main() {
         };
         // The same reading as `parse::parse_pane`.
         let parsed = ParsedPane::parse(text, kind, KubeVersion::NEWEST);
-        let json = serde_json::to_string(&parsed).unwrap_or_default();
-        let _ = writeln!(out, "    (PaneKind::{kind_name}, {text:?}, {json:?}),");
+        let reading = wire::to_string(&parsed).unwrap_or_default();
+        let _ = writeln!(out, "    (PaneKind::{kind_name}, {text:?}, {reading:?}),");
     }
     out.push(']');
     let dir = env::var("OUT_DIR").unwrap_or_else(|_| ".".into());

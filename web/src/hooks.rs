@@ -38,7 +38,7 @@ pub fn use_pane(text: Rc<str>, kind: PaneKind) -> PaneView {
                 (t.0.len() <= WORKER_THRESHOLD_BYTES)
                     .then(|| reader::read(&t.0, kind))
                     .flatten()
-                    .and_then(|json| parse::from_worker_json(&json))
+                    .and_then(|json| parse::from_worker_text(&json))
             })
             .map(SharedPane::new)
     });
@@ -112,7 +112,7 @@ pub fn use_pane(text: Rc<str>, kind: PaneKind) -> PaneView {
             let done = {
                 let fallback = fallback.clone();
                 Callback::from(move |o: worker::Reply| match o {
-                    Ok((json, ms)) => match parse::from_worker_json(&json) {
+                    Ok((json, ms)) => match parse::from_worker_text(&json) {
                         Some(p) => accept(p, Some(ms)),
                         None => fallback("its answer could not be read".into()),
                     },
@@ -201,7 +201,7 @@ pub fn use_tolerations(text: Rc<str>, needed: bool) -> TolerationsInput {
             let text = t.0.clone();
             let done = Callback::from(move |o: worker::Reply| {
                 let r = match o {
-                    Ok((json, _)) => parse::from_tolerations_json(&json)
+                    Ok((json, _)) => parse::from_tolerations_text(&json)
                         .unwrap_or_else(|| tolerations_here(&text, "its answer could not be read")),
                     Err(e) => tolerations_here(&text, &e),
                 };

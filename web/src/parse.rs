@@ -1,8 +1,9 @@
 //! Reading a pane and importing a file: both run in the background worker
 //! (`src/bin/worker.rs`), the only place the playground build links the input layer's
-//! readers, so they are not part of the page's first download. The result
-//! ([`taintlab_scenario::ParsedPane`], or the imported [`State`]) crosses the worker
-//! boundary as JSON.
+//! readers, so they are not part of the page's first download. The result crosses the
+//! worker boundary as text: a [`taintlab_scenario::ParsedPane`] or tolerations in the
+//! compact format of [`crate::glue::wire`] (the page decodes those types from nothing
+//! else, so their decoders are linked once, small), the imported [`State`] as JSON.
 //!
 //! With the `reader` feature (on by default, off in the playground build that
 //! `index.html` describes) the page reads the text itself when no worker can be used,
@@ -16,6 +17,7 @@ use taintlab_core::{KubeVersion, Toleration};
 use taintlab_input::{Code, Diagnostic, Location};
 use taintlab_scenario::{PaneKind, ParsedPane};
 
+use crate::glue::wire;
 use crate::store::State;
 
 /// A parsed pane shared between components, compared by identity: a pane is read once
@@ -57,7 +59,7 @@ pub fn parse_pane(text: &str, kind: PaneKind) -> ParsedPane {
 }
 
 /// Texts read at build time (`build.rs`): the first example's panes, with their
-/// [`to_worker_json`] readings.
+/// [`to_worker_text`] readings.
 const PRESETS: &[(PaneKind, &str, &str)] = include!(concat!(env!("OUT_DIR"), "/presets.rs"));
 
 /// The reading of a pane that needs no reader: the empty text reads as an empty pane,
@@ -67,7 +69,7 @@ pub fn without_reader(text: &str, kind: PaneKind) -> Option<ParsedPane> {
     if text.is_empty() {
         return Some(ParsedPane::empty(kind));
     }
-    preset(text, kind).and_then(from_worker_json)
+    preset(text, kind).and_then(from_worker_text)
 }
 
 fn preset(text: &str, kind: PaneKind) -> Option<&'static str> {
@@ -92,14 +94,15 @@ pub fn unread(text: &str, kind: PaneKind, why: &str) -> ParsedPane {
 }
 
 /// The worker's answer for tolerations given as text (PodTolerationRestriction's
-/// cluster configuration): [`taintlab_scenario::read_tolerations`]'s result as JSON.
-pub fn to_tolerations_json(r: &Result<Vec<Toleration>, String>) -> String {
-    serde_json::to_string(r).unwrap_or_default()
+/// cluster configuration): [`taintlab_scenario::read_tolerations`]'s result in the
+/// [`crate::glue::wire`] format.
+pub fn to_tolerations_text(r: &Result<Vec<Toleration>, String>) -> String {
+    wire::to_string(r).unwrap_or_default()
 }
 
-/// Reads [`to_tolerations_json`]'s output back; `None` if it is not that.
-pub fn from_tolerations_json(json: &str) -> Option<Result<Vec<Toleration>, String>> {
-    serde_json::from_str(json).ok()
+/// Reads [`to_tolerations_text`]'s output back; `None` if it is not that.
+pub fn from_tolerations_text(text: &str) -> Option<Result<Vec<Toleration>, String>> {
+    wire::from_str(text).ok()
 }
 
 /// The worker's answer to an import: the state as JSON, or the reason it was refused.
@@ -112,14 +115,14 @@ pub fn from_import_json(json: &str) -> Option<Result<State, String>> {
     serde_json::from_str(json).ok()
 }
 
-/// The worker's answer for a pane: the parse as JSON.
-pub fn to_worker_json(p: &ParsedPane) -> String {
-    serde_json::to_string(p).unwrap_or_default()
+/// The worker's answer for a pane: the parse in the [`crate::glue::wire`] format.
+pub fn to_worker_text(p: &ParsedPane) -> String {
+    wire::to_string(p).unwrap_or_default()
 }
 
-/// Reads the worker's JSON back; `None` if it is not what [`to_worker_json`] writes.
-pub fn from_worker_json(json: &str) -> Option<ParsedPane> {
-    serde_json::from_str(json).ok()
+/// Reads the worker's answer back; `None` if it is not what [`to_worker_text`] writes.
+pub fn from_worker_text(text: &str) -> Option<ParsedPane> {
+    wire::from_str(text).ok()
 }
 
 #[cfg(test)]
@@ -141,15 +144,44 @@ mod tests {
     }
 
     #[test]
-    fn worker_json_round_trips() {
+    fn worker_text_round_trips() {
         let text = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec:\n  template:\n    spec:\n      containers:\n      - name: c\n        image: nginx\n        resources: {requests: {cpu: 100m}}\n      tolerations:\n      - {key: k, operator: Exists}\n";
         let p = parse_pane(text, PaneKind::Pods);
-        let back = from_worker_json(&to_worker_json(&p)).expect("valid JSON");
+        let back = from_worker_text(&to_worker_text(&p)).expect("valid text");
         assert_eq!(p.parsed.workloads, back.parsed.workloads);
         assert_eq!((p.lines, p.bytes), (back.lines, back.bytes));
         assert_eq!(back.parsed.workloads[0].toleration_locations[0].line, 12);
         assert_eq!(back.parsed.workloads[0].qos_class(), QosClass::Burstable);
-        assert!(from_worker_json("{").is_none());
+        assert!(from_worker_text("{").is_none());
+        assert!(
+            from_worker_text("{\"kind\": \"nodes\"}").is_none(),
+            "JSON is not the wire format"
+        );
+    }
+
+    /// Every field survives the wire: the parity pastes (every form the input layer
+    /// reads, broken ones included) decode to what they encode, compared through JSON.
+    #[test]
+    fn worker_text_keeps_every_field_of_every_paste() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/parity/pastes");
+        let mut read = 0;
+        for entry in std::fs::read_dir(dir).expect("the parity pastes") {
+            let path = entry.expect("an entry").path();
+            let text = std::fs::read_to_string(&path).expect("a paste");
+            for kind in [PaneKind::Nodes, PaneKind::Pods] {
+                let p = parse_pane(&text, kind);
+                let back = from_worker_text(&to_worker_text(&p))
+                    .unwrap_or_else(|| panic!("{} does not read back", path.display()));
+                assert_eq!(
+                    serde_json::to_string(&back).expect("JSON"),
+                    serde_json::to_string(&p).expect("JSON"),
+                    "{}",
+                    path.display()
+                );
+            }
+            read += 1;
+        }
+        assert!(read >= 30, "only {read} pastes");
     }
 
     #[test]
@@ -157,8 +189,8 @@ mod tests {
         for kind in [PaneKind::Nodes, PaneKind::Pods] {
             let direct = without_reader("", kind).expect("empty text");
             assert_eq!(
-                to_worker_json(&direct),
-                to_worker_json(&parse_pane("", kind))
+                to_worker_text(&direct),
+                to_worker_text(&parse_pane("", kind))
             );
             assert!(without_reader(" ", kind).is_none());
         }
@@ -173,8 +205,8 @@ mod tests {
         ] {
             let built = without_reader(text, kind).expect("read at build time");
             assert_eq!(
-                to_worker_json(&built),
-                to_worker_json(&parse_pane(text, kind))
+                to_worker_text(&built),
+                to_worker_text(&parse_pane(text, kind))
             );
             // Only for its own pane.
             let other = if kind == PaneKind::Nodes {
@@ -204,9 +236,9 @@ mod tests {
             "- {key: a, effect: NoSchedul}\n",
         ] {
             let r = taintlab_scenario::read_tolerations(text);
-            assert_eq!(from_tolerations_json(&to_tolerations_json(&r)), Some(r));
+            assert_eq!(from_tolerations_text(&to_tolerations_text(&r)), Some(r));
         }
-        assert!(from_tolerations_json("[").is_none());
+        assert!(from_tolerations_text("[").is_none());
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use gloo_events::EventListener;
 use taintlab_scenario::PaneKind;
 use taintlab_scenario::read_tolerations;
-use taintlab_web::parse::{parse_pane, to_import_json, to_tolerations_json, to_worker_json};
+use taintlab_web::parse::{parse_pane, to_import_json, to_tolerations_text, to_worker_text};
 use taintlab_web::policy::PolicyWorker;
 use taintlab_web::share::import_yaml;
 use wasm_bindgen::JsCast;
@@ -46,10 +46,10 @@ fn handle(scope: &DedicatedWorkerGlobalScope, data: &JsValue) {
             } else {
                 PaneKind::Pods
             };
-            Ok(to_worker_json(&parse_pane(&text, kind)))
+            Ok(to_worker_text(&parse_pane(&text, kind)))
         }
         "import" => Ok(to_import_json(&import_yaml(&text()))),
-        "tolerations" => Ok(to_tolerations_json(&read_tolerations(&text()))),
+        "tolerations" => Ok(to_tolerations_text(&read_tolerations(&text()))),
         "policy" => {
             let state = get(data, "state").as_string().unwrap_or_default();
             let nodes = get(data, "nodes").as_string();
@@ -73,7 +73,8 @@ fn handle(scope: &DedicatedWorkerGlobalScope, data: &JsValue) {
     let _ = scope.post_message(&reply);
 }
 
-/// Reads a pane's text and returns the [`taintlab_scenario::ParsedPane`] JSON, as the
+/// Reads a pane's text and returns the [`taintlab_scenario::ParsedPane`] in the page's
+/// wire format (`taintlab_web::glue::wire`), as the
 /// `parse` message does. The page calls it in its own instance of this module
 /// (`taintlab_web::glue::reader`), where `main` does nothing.
 #[wasm_bindgen]
@@ -83,7 +84,7 @@ pub fn read_pane(text: &str, nodes: bool) -> String {
     } else {
         PaneKind::Pods
     };
-    to_worker_json(&parse_pane(text, kind))
+    to_worker_text(&parse_pane(text, kind))
 }
 
 fn main() {

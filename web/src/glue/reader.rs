@@ -110,7 +110,7 @@ fn start() {
     });
 }
 
-/// Reads a pane's text now, on this thread: the [`taintlab_scenario::ParsedPane`] JSON
+/// Reads a pane's text now, on this thread: the [`taintlab_scenario::ParsedPane`] text
 /// (as the worker's `parse` reply), or `None` while the module is not ready.
 pub fn read(text: &str, kind: PaneKind) -> Option<String> {
     READ.with(|r| {

@@ -4,7 +4,8 @@
 //! page's initial download, and typing never waits for a large paste), and runs the
 //! Kubewarden policy's decision function (so the policy's code is not either).
 //!
-//! Messages are plain objects with JSON strings inside; a reply carries the request's
+//! Messages are plain objects with strings inside (JSON, or for readings the compact
+//! [`super::wire`] format); a reply carries the request's
 //! `id`. When the worker cannot be used, callers fall back (with the `reader`
 //! feature texts are read on the main thread, else the pane says it could not be read;
 //! the policy tab reports the error).
@@ -37,7 +38,7 @@ use taintlab_scenario::PaneKind;
 /// The worker's loader script, written by Trunk next to `index.html`.
 pub const WORKER_URL: &str = "./worker-loader.js";
 
-/// A reply: the `out` JSON string and the worker's own time in milliseconds, or an error.
+/// A reply: the `out` string (JSON or [`super::wire`] text) and the worker's own time in milliseconds, or an error.
 pub type Reply = Result<(String, f64), String>;
 
 struct Bridge {
@@ -221,7 +222,8 @@ fn post_text(op: &str, text: &str, extra: Option<(&str, JsValue)>, done: Callbac
     post_with_transfer(&fields, Some(transfer), done)
 }
 
-/// Asks the worker to read a pane; `done` gets the [`taintlab_scenario::ParsedPane`] JSON.
+/// Asks the worker to read a pane; `done` gets the [`taintlab_scenario::ParsedPane`] in
+/// the [`super::wire`] format.
 /// False when no worker can be used.
 pub fn parse_in_background(text: &str, kind: PaneKind, done: Callback<Reply>) -> bool {
     let kind = JsValue::from_f64(if kind == PaneKind::Nodes { 0.0 } else { 1.0 });
@@ -229,7 +231,7 @@ pub fn parse_in_background(text: &str, kind: PaneKind, done: Callback<Reply>) ->
 }
 
 /// Asks the worker to read tolerations given as text; `done` gets
-/// [`crate::parse::to_tolerations_json`]'s JSON. False when no worker can be used.
+/// [`crate::parse::to_tolerations_text`]'s text. False when no worker can be used.
 pub fn tolerations_in_background(text: &str, done: Callback<Reply>) -> bool {
     post_text("tolerations", text, None, done)
 }
