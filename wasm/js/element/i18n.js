@@ -25,6 +25,7 @@ export const SHARED = {
   evictedAtOnce: "EvictedNow",
   notTolerated: "Untolerated",
   filtersTitle: "FiltersTitle",
+  readBlocks: "Read",
 };
 
 /** Every string; `{0}`, `{1}`... are filled in by `t()`. */
@@ -41,6 +42,7 @@ export const STRINGS = {
     loading: "Loading the example\u2026",
     engineFailed: "The Taintlab engine could not be loaded: {0}",
     cannotRead: "The example cannot be read",
+    readBlocks: "Read: {0}",
     lineColumn: "line {0}, column {1}",
     lineN: "line {0}: ",
     fenceWrong: "The code fence's options are not understood",
@@ -119,6 +121,7 @@ export const STRINGS = {
     loading: "正在加载示例\u2026",
     engineFailed: "无法加载 Taintlab 引擎：{0}",
     cannotRead: "无法读取该示例",
+    readBlocks: "已读取：{0}",
     lineColumn: "第 {0} 行，第 {1} 列",
     lineN: "第 {0} 行：",
     fenceWrong: "代码块的选项无法识别",
@@ -197,6 +200,7 @@ export const STRINGS = {
     loading: "Carregando o exemplo\u2026",
     engineFailed: "Não foi possível carregar o motor do Taintlab: {0}",
     cannotRead: "O exemplo não pode ser lido",
+    readBlocks: "Lido: {0}",
     lineColumn: "linha {0}, coluna {1}",
     lineN: "linha {0}: ",
     fenceWrong: "As opções do bloco de código não foram entendidas",

@@ -206,6 +206,8 @@ code { font-family: var(--_mono); font-size: .88em; background: var(--_surface);
 .tolerations { font-size: .88em; }
 .error { color: var(--_bad); font-family: var(--_mono); font-size: .85em; white-space: pre-wrap; overflow-wrap: anywhere; }
 .notes { margin-top: .8em; font-size: .82em; color: var(--_muted); }
+.blocks { margin-top: .6em; font-size: .82em; color: var(--_muted); }
+.blocks ul { margin: .3em 0 0; padding-left: 1.2em; }
 a { color: var(--_accent); }
 .timing { color: var(--_muted); }
 .playground[hidden] { display: none; }
@@ -504,6 +506,14 @@ class TaintCheck extends HTMLElement {
       }
       this.#longest = longest;
       for (const pod of a.pods) out.push(this.#pod(pod, a));
+    }
+    // What each block of the example was read as (the scenario's blocks view).
+    if (a.blocks?.length) {
+      out.push(
+        h("details", { class: "blocks" },
+          h("summary", null, h("span", { text: this.#t("readBlocks", a.blocks.map((b) => b.formLabel).join(", ")) })),
+          h("ul", null, a.blocks.map((b) => h("li", { "data-form": b.form, text: b.summary })))),
+      );
     }
     const warnings = a.diagnostics.filter((d) => d.code !== "admission");
     if (warnings.length) {

@@ -153,6 +153,13 @@ await check("editing updates the verdict, and the other widgets stay as they wer
   await page.waitForFunction(() => document.querySelector("#gpu-nodes").shadowRoot.querySelector("section.pod")?.dataset.verdict === "scheduled");
 });
 
+await check("each block of an example says what it was read as and what was read from it", async () => {
+  const blocks = await page.$eval("#dedicated-nodes", (e) => [...e.shadowRoot.querySelectorAll("details.blocks li")].map((li) => li.textContent));
+  assert.ok(blocks.length > 0, "no blocks listed");
+  assert.ok(blocks.every((b) => /^lines? \d+(–\d+)?, .+: .+$/.test(b)), blocks.join("\n"));
+  assert.ok(blocks.some((b) => /: \d+ nodes?\b/.test(b)) && blocks.some((b) => /: .*\d+ pods?\b/.test(b)), blocks.join("\n"));
+});
+
 await check("a syntax error shows where it is, and fixing it brings the verdict back", async () => {
   const yaml = page.locator("#tolerate-everything textarea.yaml");
   const text = await yaml.inputValue();

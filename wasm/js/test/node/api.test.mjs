@@ -567,7 +567,18 @@ test("parse: every input form, with locations", () => {
   const forms = new Set(p.documents.map((d) => d.form));
   for (const f of ["kubectl-taint", "yaml", "describe-node", "event-message"]) assert.ok(forms.has(f), f);
   assert.deepEqual(p.taintCommands[0].args, ["nodes", "n1", "dedicated=gpu:NoSchedule"]);
+  assert.equal(p.taintCommands[0].verb, "taint");
   assert.equal(p.taintCommands[0].error, null);
+  // Each block says what it was read as and what was read from it.
+  assert.deepEqual(p.blocks.map((b) => [b.form, b.read]), [
+    ["kubectl-taint", { taintCommands: 1 }],
+    ["yaml", { nodes: 1 }],
+    ["yaml", { pods: 1, pending: 1 }],
+    ["yaml", { tolerations: 1 }],
+    ["describe-node", { taints: 1 }],
+    ["event-message", { events: 1 }],
+  ]);
+  assert.match(p.blocks[0].summary, /^line 1, kubectl taint\/label: 1 kubectl taint command$/);
   assert.equal(p.nodes[0].name, "gpu-1");
   assert.deepEqual(p.nodes[0].taintLocations[0], { document: 2, line: 9, column: 5, path: "spec.taints[0]" });
   assert.equal(p.pods[0].name, "trainer");
@@ -714,6 +725,17 @@ test("analyze: admission, DaemonSet defaults, explanations, eviction, panes", ()
   assert.equal(web.schedule.scheduled, true);
   assert.equal(web.nodes[0].eviction.pods[0].evictedAt, 300);
   assert.match(a.panes.nodes, /^kubectl taint nodes n1/);
+  assert.deepEqual(a.blocks.map((b) => [b.formLabel, b.read, b.pane]), [
+    ["kubectl taint/label", { taintCommands: 1 }, "text"],
+    ["YAML", { workloads: 1 }, "text"],
+    ["YAML", { pods: 1, pending: 1 }, "text"],
+  ]);
+  // kubectl label lines are listed with their verb.
+  const labeled = tl.parse("kubectl label nodes n1 disk=ssd\nkubectl taint nodes n1 a=b:NoSchedule\n");
+  assert.deepEqual(labeled.taintCommands.map((c) => [c.verb, c.args]), [
+    ["label", ["nodes", "n1", "disk=ssd"]],
+    ["taint", ["nodes", "n1", "a=b:NoSchedule"]],
+  ]);
   assert.match(a.panes.pods, /kind: DaemonSet[\s\S]*---\napiVersion: v1\nkind: Pod/);
   const off = tl.analyze(text, { admission: false });
   assert.equal(off.pods[1].nodes[0].eviction.pods[0].evictedAt, 0);
