@@ -6,9 +6,9 @@
 //!   every node of one zone stops reporting; 1,800 s simulated. The zone's nodes are
 //!   tainted one every 10 s from t = 55, their pods evicted 300 s later and replaced on
 //!   the other zones.
-//! * `drain_110`: 500 nodes, one of them holding 110 Deployment pods; `kubectl drain
-//!   --ignore-daemonsets` at t = 0 with a PodDisruptionBudget per Deployment; 120 s
-//!   simulated.
+//! * `drain_110`: 500 nodes, one of them holding 110 pods of 110 Deployments (and a
+//!   DaemonSet pod); `kubectl drain --ignore-daemonsets` at t = 0 with a
+//!   PodDisruptionBudget (`maxUnavailable: 1`) per Deployment; 120 s simulated.
 
 use std::hint::black_box;
 
@@ -64,7 +64,7 @@ fn pod(w: &Workload, owner: Owner, name: String, node: &str) -> ClusterPod {
 }
 
 /// `nodes` nodes in zones of `zone_size`; `deployments` Deployments of `per` pods spread
-/// round-robin (the first `crowd` pods of the first Deployments on node 0), and a
+/// round-robin (the first pod of each of the first `crowd` Deployments on node 0), and a
 /// DaemonSet.
 fn cluster(
     nodes: usize,
@@ -108,7 +108,8 @@ fn cluster(
         };
         let rs = format!("{name}-5d8f7c9b4");
         for j in 0..per {
-            let n = if crowded < crowd {
+            // One pod of each of the first `crowd` Deployments on node 0.
+            let n = if j == 0 && crowded < crowd {
                 crowded += 1;
                 0
             } else {
@@ -162,7 +163,7 @@ fn zone_failure() -> WhatIf {
 }
 
 fn drain_110() -> WhatIf {
-    let c = cluster(500, 500, 100, 40, 110);
+    let c = cluster(500, 500, 200, 20, 110);
     let actions = vec![Action::new(
         0,
         ActionKind::Drain {

@@ -90,6 +90,8 @@ impl World<'_> {
     /// Registers a workload.
     pub(super) fn add_workload(&mut self, spec: Workload) -> usize {
         let id = self.workloads.len();
+        self.workload_index
+            .insert((spec.kind, spec.namespace.clone(), spec.name.clone()), id);
         let pod_prefix = match spec.kind {
             ControllerKind::Deployment => format!("{}-{}", spec.name, suffix(&spec.name, 0, 10)),
             _ => spec.name.clone(),
@@ -113,11 +115,10 @@ impl World<'_> {
     /// Deployment owns the pods of its ReplicaSets (`<deployment>-<hash>`); the first
     /// such ReplicaSet seen names the Deployment's new pods.
     pub(super) fn workload_of(&mut self, namespace: &str, owner: &Owner) -> Option<usize> {
-        if let Some(i) = self.workloads.iter().position(|w| {
-            w.spec.namespace == namespace
-                && w.spec.name == owner.name
-                && same_kind(w.spec.kind, owner.kind)
-        }) {
+        if let Some(&i) =
+            self.workload_index
+                .get(&(owner.kind, String::from(namespace), owner.name.clone()))
+        {
             return Some(i);
         }
         if owner.kind != ControllerKind::ReplicaSet {
@@ -127,11 +128,11 @@ impl World<'_> {
         if hash.is_empty() {
             return None;
         }
-        let i = self.workloads.iter().position(|w| {
-            w.spec.namespace == namespace
-                && w.spec.kind == ControllerKind::Deployment
-                && w.spec.name == deployment
-        })?;
+        let i = *self.workload_index.get(&(
+            ControllerKind::Deployment,
+            String::from(namespace),
+            String::from(deployment),
+        ))?;
         if let Some(w) = self.workloads.get_mut(i)
             && w.name_seq == 0
         {
@@ -562,8 +563,4 @@ impl World<'_> {
             }
         }
     }
-}
-
-fn same_kind(workload: ControllerKind, owner: ControllerKind) -> bool {
-    workload == owner
 }

@@ -128,6 +128,8 @@ pub(super) struct ZoneSlot {
     pub next_token: i64,
     pub wake_scheduled: Option<i64>,
     pub state: ZoneState,
+    /// Nodes counted in the zone (as of the last `zones_changed`).
+    pub size: usize,
 }
 
 pub(super) struct WorkloadSlot {
@@ -160,6 +162,8 @@ pub(super) struct World<'a> {
     pub pods: Vec<PodSlot>,
     pub pod_by_key: BTreeMap<(String, String), usize>,
     pub workloads: Vec<WorkloadSlot>,
+    /// Workloads by (kind, namespace, name).
+    pub workload_index: BTreeMap<(ControllerKind, String, String), usize>,
     pub zones: Vec<ZoneSlot>,
     pub zone_by_key: BTreeMap<String, usize>,
     heap: BinaryHeap<Reverse<(i64, u64, Work)>>,
@@ -259,6 +263,7 @@ impl<'a> World<'a> {
             pods: Vec::new(),
             pod_by_key: BTreeMap::new(),
             workloads: Vec::new(),
+            workload_index: BTreeMap::new(),
             zones: Vec::new(),
             zone_by_key: BTreeMap::new(),
             heap: BinaryHeap::new(),
@@ -409,6 +414,7 @@ impl<'a> World<'a> {
                     next_token: i64::MIN,
                     wake_scheduled: None,
                     state: ZoneState::Normal,
+                    size: 0,
                 });
                 self.zone_by_key.insert(key, z);
                 z
@@ -575,6 +581,7 @@ impl<'a> World<'a> {
         for (z, s) in states.iter().enumerate() {
             if let Some(zone) = self.zones.get_mut(z) {
                 zone.state = *s;
+                zone.size = counts.get(z).map_or(0, |c| c.0 + c.1);
             }
         }
         self.all_zones_fully_disrupted = all_full;
@@ -600,12 +607,7 @@ impl<'a> World<'a> {
 
     fn zone_interval(&self, z: usize) -> Option<i64> {
         let zone = self.zones.get(z)?;
-        let size = self
-            .nodes
-            .iter()
-            .filter(|n| n.exists && n.counted_in_zone && n.zone == z)
-            .count();
-        let rate = zone_tainting_rate(zone.state, size, self.all_zones_fully_disrupted);
+        let rate = zone_tainting_rate(zone.state, zone.size, self.all_zones_fully_disrupted);
         // The token bucket's interval in whole seconds (10 s at 0.1/s, 100 s at 0.01/s).
         (rate > 0.0).then(|| ((1.0 / rate) + 0.5) as i64)
     }
@@ -1244,11 +1246,11 @@ impl<'a> World<'a> {
                 }
             }
             ActionKind::CreateWorkload { workload } => {
-                let exists = self.workloads.iter().any(|w| {
-                    w.spec.kind == workload.kind
-                        && w.spec.namespace == workload.namespace
-                        && w.spec.name == workload.name
-                });
+                let exists = self.workload_index.contains_key(&(
+                    workload.kind,
+                    workload.namespace.clone(),
+                    workload.name.clone(),
+                ));
                 if !exists {
                     let id = self.add_workload(workload.clone());
                     self.dirty_workloads.insert(id);
