@@ -57,8 +57,8 @@ pub use diag::{Code, Diagnostic, Location, Severity};
 pub use event::{FitMessage, Preemption, ReasonCount, ReasonKind, SchedulingEvent, VersionRange};
 pub use kubectl::{CommandResult, Outcome, TaintCommandLine};
 pub use model::{
-    ContainerResources, DocumentInfo, Form, InputNode, Parsed, PriorityClass, TaintList,
-    TolerationList, Workload,
+    ContainerResources, DisruptionBudget, DocumentInfo, Form, InputNode, IntOrString, Lifecycle,
+    OwnerRef, Parsed, PriorityClass, TaintList, TolerationList, Workload,
 };
 pub use reduce::Prefer;
 pub use tree::Limits;

@@ -172,8 +172,94 @@ pub struct Workload {
     pub location: Location,
     /// Where each toleration of `pod.tolerations` is.
     pub toleration_locations: Vec<Location>,
+    /// What the workload controllers and `kubectl drain` read (what-if simulations).
+    #[serde(default, skip_serializing_if = "Lifecycle::is_empty")]
+    pub lifecycle: Lifecycle,
     /// How it was written.
     pub form: Form,
+}
+
+/// The controlling owner of a pod (`metadata.ownerReferences[]` with `controller: true`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
+pub struct OwnerRef {
+    /// The owner's kind (`ReplicaSet`, `StatefulSet`, `DaemonSet`, `Job`, ...).
+    pub kind: String,
+    /// The owner's name.
+    pub name: String,
+}
+
+/// What the workload controllers, the Eviction API and `kubectl drain` read of a pod or
+/// a workload: who owns the pod, how many replicas a workload keeps, how long its pods
+/// take to terminate and whether they keep local data.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
+#[serde(rename_all = "camelCase")]
+pub struct Lifecycle {
+    /// The pod's labels (for a workload, its pod template's `metadata.labels`), read by
+    /// PodDisruptionBudget selectors.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub labels: BTreeMap<String, String>,
+    /// A pod's controlling owner.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<OwnerRef>,
+    /// A mirror pod (annotation `kubernetes.io/config.mirror`).
+    #[serde(default, skip_serializing_if = "core::ops::Not::not")]
+    pub mirror: bool,
+    /// `spec.replicas` (Job: `spec.parallelism`), as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replicas: Option<i32>,
+    /// `spec.terminationGracePeriodSeconds` of the pod (template).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub termination_grace_period_seconds: Option<i64>,
+    /// The pod mounts an `emptyDir` volume.
+    #[serde(default, skip_serializing_if = "core::ops::Not::not")]
+    pub empty_dir: bool,
+    /// Job `spec.podReplacementPolicy`, as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pod_replacement_policy: Option<String>,
+}
+
+impl Lifecycle {
+    /// True when nothing was read.
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
+/// A `policy/v1` (or `policy/v1beta1`) PodDisruptionBudget.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
+#[serde(rename_all = "camelCase")]
+pub struct DisruptionBudget {
+    /// `metadata.name`.
+    pub name: String,
+    /// `metadata.namespace`.
+    pub namespace: String,
+    /// `spec.selector`; `None` when absent (a nil selector selects no pod).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selector: Option<taintlab_core::labels::LabelSelector>,
+    /// `spec.minAvailable`: a count, or a percentage kept as written (`"50%"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_available: Option<IntOrString>,
+    /// `spec.maxUnavailable`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_unavailable: Option<IntOrString>,
+    /// Where the object starts.
+    pub location: Location,
+    /// How it was written.
+    pub form: Form,
+}
+
+/// `intstr.IntOrString` as written.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
+#[serde(untagged)]
+pub enum IntOrString {
+    /// A number.
+    Int(i64),
+    /// A string (a percentage such as `"50%"`).
+    String(String),
 }
 
 impl Workload {
@@ -327,6 +413,9 @@ pub struct Parsed {
     /// `PriorityClass` objects.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub priority_classes: Vec<PriorityClass>,
+    /// `PodDisruptionBudget` objects.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub disruption_budgets: Vec<DisruptionBudget>,
     /// Warnings and errors, in input order.
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -355,5 +444,6 @@ impl Parsed {
             && self.taint_commands.is_empty()
             && self.events.is_empty()
             && self.priority_classes.is_empty()
+            && self.disruption_budgets.is_empty()
     }
 }

@@ -230,6 +230,8 @@ impl Ctx {
                 "name" | "namespace" | "generateName" | "kind" | "uid" => Some(Scalar),
                 "labels" => Some(StrMap),
                 "annotations" => Some(Annotations),
+                // The controlling owner, read by what-if simulations.
+                "ownerReferences" => Some(ListOf(ListElem::Any)),
                 _ => None,
             },
             StrMap | TaintOrToleration | Condition | NodeInfo => match self {
@@ -237,8 +239,8 @@ impl Ctx {
                 NodeInfo if key != "kubeletVersion" => None,
                 _ => Some(Scalar),
             },
-            Annotations => key
-                .starts_with("scheduler.alpha.kubernetes.io/")
+            Annotations => (key.starts_with("scheduler.alpha.kubernetes.io/")
+                || key == "kubernetes.io/config.mirror")
                 .then_some(Scalar),
             Spec => match key {
                 "taints" | "tolerations" => Some(ListOf(ListElem::TaintOrToleration)),
@@ -256,10 +258,19 @@ impl Ctx {
                     Some(Any)
                 }
                 "volumes" => Some(ListOf(ListElem::Volume)),
+                // Workload controllers, `kubectl drain` and PodDisruptionBudgets, read by
+                // what-if simulations.
+                "replicas"
+                | "parallelism"
+                | "podReplacementPolicy"
+                | "terminationGracePeriodSeconds"
+                | "minAvailable"
+                | "maxUnavailable" => Some(Scalar),
+                "selector" => Some(Any),
                 _ => None,
             },
             Volume => match key {
-                "name" => Some(Scalar),
+                "name" | "emptyDir" => Some(Scalar),
                 "persistentVolumeClaim" | "ephemeral" => Some(Any),
                 _ => None,
             },

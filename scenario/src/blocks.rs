@@ -40,6 +40,8 @@ pub enum Fact {
     Events,
     /// PriorityClasses.
     PriorityClasses,
+    /// PodDisruptionBudgets.
+    DisruptionBudgets,
 }
 
 impl Fact {
@@ -63,6 +65,7 @@ impl Fact {
             Self::LabelCommands => ("kubectl label command", "kubectl label commands"),
             Self::Events => ("FailedScheduling event", "FailedScheduling events"),
             Self::PriorityClasses => ("PriorityClass", "PriorityClasses"),
+            Self::DisruptionBudgets => ("PodDisruptionBudget", "PodDisruptionBudgets"),
         };
         format!("{n} {}", if n == 1 { one } else { many })
     }
@@ -82,6 +85,7 @@ impl Fact {
             Self::LabelCommands => "labelCommands",
             Self::Events => "events",
             Self::PriorityClasses => "priorityClasses",
+            Self::DisruptionBudgets => "disruptionBudgets",
         }
     }
 }
@@ -203,7 +207,7 @@ pub fn blocks(p: &Parsed) -> Vec<Block> {
     // in what was read (a 5,000-node list is 5,000 documents' worth of objects).
     let indexes: Vec<usize> = out.iter().map(|b| b.document).collect();
     let slot = |doc: usize| indexes.binary_search(&doc).ok();
-    let mut counts = vec![[0usize; 12]; out.len()];
+    let mut counts = vec![[0usize; 13]; out.len()];
     let mut add = |doc: usize, fact: Fact, n: usize| {
         if let Some(i) = slot(doc) {
             counts[i][fact as usize] += n;
@@ -248,7 +252,10 @@ pub fn blocks(p: &Parsed) -> Vec<Block> {
     for c in &p.priority_classes {
         add(c.location.document, Fact::PriorityClasses, 1);
     }
-    const ORDER: [Fact; 12] = [
+    for b in &p.disruption_budgets {
+        add(b.location.document, Fact::DisruptionBudgets, 1);
+    }
+    const ORDER: [Fact; 13] = [
         Fact::Nodes,
         Fact::Cordoned,
         Fact::Pods,
@@ -261,6 +268,7 @@ pub fn blocks(p: &Parsed) -> Vec<Block> {
         Fact::LabelCommands,
         Fact::Events,
         Fact::PriorityClasses,
+        Fact::DisruptionBudgets,
     ];
     for (b, c) in out.iter_mut().zip(&counts) {
         for f in ORDER {

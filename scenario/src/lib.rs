@@ -43,6 +43,7 @@ pub mod placement;
 pub mod pods;
 pub mod policy;
 pub mod view;
+pub mod what_if;
 
 use taintlab_core::scheduling::{ClusterResult, schedule};
 use taintlab_core::{Node, Pod, Semantics};
@@ -69,6 +70,9 @@ pub use policy::{
     read_settings,
 };
 pub use view::{CellKind, CellView, eviction_on};
+pub use what_if::{
+    ACTION_FORMS, WhatIfCluster, WhatIfNote, format_action, parse_action, parse_actions,
+};
 
 /// Where something is: the pane and the location in its text.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -229,6 +233,8 @@ pub struct Scenario {
     /// The full filter chain of the default profile for every pod on the cluster, with
     /// the pasted running pods as load (see [`placement`]).
     pub placement: Placement,
+    /// Pasted PodDisruptionBudgets, which what-if simulations check evictions against.
+    pub disruption_budgets: Vec<(taintlab_input::DisruptionBudget, Source)>,
 }
 
 impl Scenario {
@@ -258,6 +264,15 @@ impl Scenario {
         let placement = placement::build(&nodes, &pods, semantics);
         let more = scheduling_findings(&nodes, &pods, &placement, &findings);
         findings.extend(more);
+        let disruption_budgets = panes
+            .iter()
+            .flat_map(|p| {
+                p.parsed
+                    .disruption_budgets
+                    .iter()
+                    .map(|b| (b.clone(), Source::new(p.kind, b.location.clone())))
+            })
+            .collect();
         Self {
             semantics,
             nodes,
@@ -268,6 +283,7 @@ impl Scenario {
             findings,
             result,
             placement,
+            disruption_budgets,
         }
     }
 

@@ -11,6 +11,7 @@ mod bare;
 mod decode;
 mod events;
 mod fields;
+mod lifecycle;
 mod nodes;
 mod placement;
 mod priority;
@@ -265,6 +266,7 @@ impl Reducer<'_> {
             k if WorkloadKind::from_name(k).is_some() => self.workload(v, path, obj),
             "Event" => self.event_object(v, path),
             "PriorityClass" => self.priority_class(v, path, obj),
+            "PodDisruptionBudget" => self.disruption_budget(v, path, obj),
             "" => self.bare_map(v, path),
             other => {
                 let loc = self.loc(v.pos, path);

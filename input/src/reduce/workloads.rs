@@ -60,7 +60,7 @@ impl Reducer<'_> {
         // Read by kind name alone, whatever the group (an old `extensions/v1beta1`
         // Deployment is still read).
         let wk = WorkloadKind::from_name(&kind);
-        let (name, namespace, _) = self.metadata(v, path, &mut obj);
+        let (name, namespace, labels) = self.metadata(v, path, &mut obj);
         let mut w = Workload {
             kind: kind.clone(),
             api_version: self
@@ -74,6 +74,11 @@ impl Reducer<'_> {
         };
         w.pod.name = name;
         w.pod.namespace = namespace;
+        if wk == Some(WorkloadKind::Pod) {
+            w.lifecycle.labels = labels;
+            self.owner_and_mirror(v, path, &mut w);
+        }
+        self.workload_counts(v, path, &mut w, &mut obj);
         // Where the pod template is.
         let template_path: &[&str] = wk
             .and_then(WorkloadKind::pod_template_fields)
@@ -116,7 +121,8 @@ impl Reducer<'_> {
             }
         }
         if !template_path.is_empty() {
-            let (tname, tns, _) = self.metadata(cur, &cur_path, &mut obj);
+            let (tname, tns, tlabels) = self.metadata(cur, &cur_path, &mut obj);
+            w.lifecycle.labels = tlabels;
             if !tname.is_empty() {
                 w.pod.name = tname;
             }
@@ -232,7 +238,14 @@ impl Reducer<'_> {
                         format!("{p} is not modelled: Taintlab does not allocate dynamic resources (DynamicResources), so nodes shown here as fitting may have no device for the claims and the real answer may differ"),
                     );
                 }
-                "volumes" => self.volumes(&e.value, &p),
+                "volumes" => {
+                    w.lifecycle.empty_dir = Self::has_empty_dir(&e.value);
+                    self.volumes(&e.value, &p)
+                }
+                "terminationGracePeriodSeconds" => {
+                    w.lifecycle.termination_grace_period_seconds =
+                        self.get_int(&e.value, &p, "PodSpec", Want::Int64, obj)
+                }
                 "tolerations" => {
                     let (t, l) = self.tolerations_of(&e.value, &p, "PodSpec", obj);
                     w.pod.tolerations = t;

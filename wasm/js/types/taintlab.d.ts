@@ -675,6 +675,7 @@ export interface Block {
     nodes?: number; cordoned?: number; pods?: number; bound?: number; pending?: number;
     workloads?: number; taints?: number; tolerations?: number; taintCommands?: number;
     labelCommands?: number; events?: number; priorityClasses?: number;
+    disruptionBudgets?: number;
   };
   /** In English: `lines 3–9, kubectl get pods -o wide: 3 pods (2 bound, 1 pending)`. */
   summary: string;
