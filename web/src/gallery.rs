@@ -312,6 +312,7 @@ spec:
             taint: "node.kubernetes.io/unreachable:NoExecute".into(),
         }],
         failure: None,
+        ..Scenario::default()
     };
     s.tab = Tab::Timeline;
     s
@@ -449,6 +450,7 @@ fn node_failure() -> State {
             node: "worker-1".into(),
             ..Failure::default()
         }),
+        ..Scenario::default()
     };
     s
 }

@@ -463,7 +463,38 @@ mod tests {
             ..Failure::default()
         });
         s.admission.namespace_default = Some(rc("[{\"key\":\"x\",\"operator\":\"Exists\"}]"));
+        s.scenario.actions = "at 0 drain n1 --ignore-daemonsets\nat 60 fail n2".into();
+        s.scenario.until = 900;
         s
+    }
+
+    #[test]
+    fn share_links_carry_the_what_if_actions_as_scenario_actions() {
+        let s = sample();
+        let f = encode_fragment(&s).expect("small");
+        let packed = b64_decode(f.strip_prefix("v=1&s=").expect("v=1")).expect("base64");
+        let json = miniz_oxide::inflate::decompress_to_vec(&packed).expect("deflate");
+        let v: Value = serde_json::from_slice(&json).expect("json");
+        assert_eq!(
+            v.pointer("/scenario/actions").and_then(Value::as_str),
+            Some("at 0 drain n1 --ignore-daemonsets\nat 60 fail n2")
+        );
+        assert_eq!(
+            v.pointer("/scenario/until").and_then(Value::as_i64),
+            Some(900)
+        );
+        // A link from before the field existed opens with no actions.
+        let mut old = v.clone();
+        if let Some(sc) = old.get_mut("scenario").and_then(Value::as_object_mut) {
+            sc.remove("actions");
+            sc.remove("until");
+        }
+        let packed = miniz_oxide::deflate::compress_to_vec(old.to_string().as_bytes(), 9);
+        let back = decode_fragment(&format!("v=1&s={}", b64_encode(&packed)))
+            .expect("valid")
+            .expect("state");
+        assert_eq!(back.scenario.actions, "");
+        assert_eq!(back.scenario.until, 0);
     }
 
     #[test]

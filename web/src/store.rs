@@ -142,6 +142,13 @@ pub struct Scenario {
     pub steps: Vec<Step>,
     /// The node-failure preset, when chosen (replaces the taint edits).
     pub failure: Option<Failure>,
+    /// The cluster-wide what-if's actions, one per line in the form every edge shares
+    /// (`at 60 taint n1 k=v:NoExecute`, `at 0 drain n2 --ignore-daemonsets`, ...; read
+    /// by `taintlab_scenario::parse_actions`). In a share link this is the state JSON's
+    /// `scenario.actions`.
+    pub actions: String,
+    /// The what-if's last simulated second; 0 picks the last action's second + 600.
+    pub until: i64,
 }
 
 /// The Kubewarden tab.
@@ -254,6 +261,12 @@ pub enum Action {
     RemoveStep(usize),
     /// Choose or leave the node-failure preset.
     SetFailure(Option<Failure>),
+    /// Replace the what-if's action lines.
+    SetActions(String),
+    /// Append one action line to the what-if.
+    AddAction(String),
+    /// The what-if's last second (0: automatic).
+    SetUntil(i64),
     /// Change the Kubewarden tab.
     SetPolicy(PolicyTab),
     /// Replace everything (gallery, share link, import, local storage).
@@ -307,6 +320,11 @@ impl Reducible for State {
                 }
             }
             Action::SetFailure(f) => s.scenario.failure = f,
+            Action::SetActions(a) => s.scenario.actions = a,
+            Action::AddAction(line) => {
+                s.scenario.actions = append(&s.scenario.actions, &line).to_string()
+            }
+            Action::SetUntil(u) => s.scenario.until = u.max(0),
             Action::SetPolicy(p) => s.policy = p,
             Action::Replace(new) => {
                 let rev = s.rev + 1;

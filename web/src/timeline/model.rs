@@ -423,6 +423,7 @@ mod tests {
                 taint: "node.kubernetes.io/unreachable:NoExecute".into(),
             }],
             failure: None,
+            ..Scenario::default()
         };
         let m = taint_scenario(&a, &s);
         assert_eq!(m.pods.len(), 2);
@@ -456,6 +457,7 @@ mod tests {
                 },
             ],
             failure: None,
+            ..Scenario::default()
         };
         let m = taint_scenario(&a, &s);
         assert_eq!(m.pods[1].evicted_at, None);
@@ -490,6 +492,7 @@ mod tests {
                 taint: "no effect".into(),
             }],
             failure: None,
+            ..Scenario::default()
         };
         assert_eq!(taint_scenario(&a, &s).errors.len(), 1);
     }
