@@ -163,17 +163,20 @@ impl World<'_> {
         Workloads { items }
     }
 
-    /// Brings the status of the budgets of `namespace` up to date.
-    fn sync_budgets(&mut self, namespace: &str) {
-        if !self.budgets.iter().any(|b| b.namespace == namespace) {
+    /// Brings the status of the budgets that select `pod` up to date (the others play
+    /// no part in its eviction).
+    fn sync_budgets(&mut self, pod: usize) {
+        let mine: Vec<usize> = self
+            .pods
+            .get(pod)
+            .map(|p| p.budgets.clone())
+            .unwrap_or_default();
+        if mine.is_empty() {
             return;
         }
         let workloads = self.finder_workloads();
         let now = self.now;
-        for i in 0..self.budgets.len() {
-            if self.budgets.get(i).is_none_or(|b| b.namespace != namespace) {
-                continue;
-            }
+        for i in mine {
             let records: Vec<PodRecord> = self
                 .budget_pods
                 .get(i)
@@ -225,6 +228,7 @@ impl World<'_> {
         hits.extend(general.iter().copied());
         hits.sort_unstable();
         hits.dedup();
+        let mut picked = Vec::new();
         for i in hits {
             let selected = self.budgets.get(i).is_some_and(|b| b.namespace == *ns)
                 && selectors
@@ -233,7 +237,11 @@ impl World<'_> {
                     .is_some_and(|s| s.matches(&p.labels));
             if selected && let Some(v) = self.budget_pods.get_mut(i) {
                 v.push(id);
+                picked.push(i);
             }
+        }
+        if let Some(p) = self.pods.get_mut(id) {
+            p.budgets = picked;
         }
     }
 
@@ -387,7 +395,7 @@ impl DrainWorld for World<'_> {
         let Some(id) = self.live_pod(namespace, name) else {
             return Err(not_found(name));
         };
-        self.sync_budgets(namespace);
+        self.sync_budgets(id);
         let Some(record) = self.pod_record(id) else {
             return Err(not_found(name));
         };

@@ -92,6 +92,8 @@ pub(super) struct PodSlot {
     pub nominated: Option<usize>,
     /// When set, the pod is gone at this second unless its node stops reporting.
     pub gone_at: Option<i64>,
+    /// The PodDisruptionBudgets that select it.
+    pub budgets: Vec<usize>,
     pub created: i64,
 }
 
@@ -831,6 +833,7 @@ impl<'a> World<'a> {
             last_message: None,
             nominated: None,
             gone_at: None,
+            budgets: Vec::new(),
             created: self.now,
         });
         // The pod keeps its requested node until it is bound (a pod created with

@@ -152,9 +152,9 @@ pub fn simulate(what_if: &WhatIf) -> Result<Timeline, InputError> {
 }
 
 /// [`simulate`] with every scheduling cycle run as the full per-node evaluation
-/// ([`crate::scheduling::placement::schedule_one`] over a fresh copy of the nodes): the
-/// naive baseline the benchmarks and the equivalence property compare against. Same
-/// result, slower.
+/// ([`crate::scheduling::placement::schedule_one`] over every node, without the
+/// per-class filter cache or the failure memo): the naive baseline the benchmarks and
+/// the equivalence property compare against. Same result, slower.
 pub fn simulate_naive(what_if: &WhatIf) -> Result<Timeline, InputError> {
     engine::run(what_if, true)
 }
