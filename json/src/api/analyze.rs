@@ -44,9 +44,11 @@ fn admission_options(c: AdmissionConfig) -> AdmissionOptions {
     }
 }
 
-/// The scenario's options for `analyze`'s options.
-fn options(options: &V) -> ApiResult<Options> {
+/// The scenario's options for `analyze`'s options (`extra`: further option names the
+/// caller reads itself, such as `whatIf`'s `until`).
+pub(crate) fn options(options: &V, extra: &[&str]) -> ApiResult<Options> {
     let mut known: Vec<&str> = VERSION_OPTIONS.to_vec();
+    known.extend(extra);
     // `nodeName` and `podName` are accepted and ignored: anonymous nodes and pods are
     // named `node-1`, `pod-1`, ... as in the playground.
     known.extend(["admission", "daemonSet", "nodeName", "podName"]);
@@ -196,13 +198,13 @@ pub(crate) fn pod_pane(pods: Vec<PodIn>, originals: &mut Originals) -> ParsedPan
 /// The panes of `input`: one combined text; `{nodes, pods}` as the playground's two
 /// panes when both are text; plain values otherwise.
 /// The panes, and for panes made of values, where each value was read.
-struct Panes {
-    panes: Vec<ParsedPane>,
+pub(crate) struct Panes {
+    pub(crate) panes: Vec<ParsedPane>,
     nodes: Originals,
     pods: Originals,
 }
 
-fn panes(input: &V, o: &Options) -> ApiResult<Panes> {
+pub(crate) fn panes(input: &V, o: &Options) -> ApiResult<Panes> {
     let v = o.semantics.version;
     let (mut node_originals, mut pod_originals) = (Vec::new(), Vec::new());
     if let V::Str(text) = input {
@@ -299,7 +301,7 @@ pub(crate) fn finding(j: &mut J, f: &Finding, nodes: &Originals, pods: &Original
 
 /// `analyze(input, options?)`.
 pub fn analyze(input: &V, options: &V) -> ApiResult {
-    let o = self::options(options)?;
+    let o = self::options(options, &[])?;
     let Panes {
         panes,
         nodes: node_originals,

@@ -10,6 +10,7 @@ pub mod policy;
 pub mod scheduling;
 pub mod text;
 pub mod validation;
+pub mod whatif;
 
 use taintlab_core::KubeVersion;
 
@@ -22,6 +23,7 @@ pub use policy::{policy_decision, validate_policy_settings};
 pub use scheduling::{explain, schedule, tolerates};
 pub use text::{describe, kubectl_taint, parse};
 pub use validation::validate;
+pub use whatif::what_if;
 
 /// `info()`: the package version and the Kubernetes releases modelled.
 pub fn info() -> String {

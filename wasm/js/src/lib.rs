@@ -28,13 +28,17 @@ const TYPES: &'static str = include_str!("../types/taintlab.d.ts");
 #[wasm_bindgen(typescript_custom_section)]
 const TOOLS_TYPES: &'static str = include_str!("../types/tools.d.ts");
 
+#[cfg(feature = "whatif")]
+#[wasm_bindgen(typescript_custom_section)]
+const WHATIF_TYPES: &'static str = include_str!("../types/whatif.d.ts");
+
 #[cfg(feature = "policy")]
 #[wasm_bindgen(typescript_custom_section)]
 const POLICY_TYPES: &'static str = include_str!("../types/policy.d.ts");
 
 /// A JavaScript argument as plain data (`undefined` is `null`; BigInts within 64 bits
 /// are exact integers).
-#[cfg(any(feature = "engine", feature = "tools"))]
+#[cfg(any(feature = "engine", feature = "tools", feature = "whatif"))]
 fn arg(v: JsValue, name: &str) -> Result<value::V, JsValue> {
     value::from_js(&v).map_err(|e| {
         throw(ApiError::value(
@@ -166,6 +170,12 @@ export!(
 export!(
     /// Everything a documentation example shows, in one call.
     "analyze", analyze => api::analyze, (input, options)
+);
+
+#[cfg(feature = "whatif")]
+export!(
+    /// The cluster-wide what-if simulation: actions on the pasted cluster, second by second.
+    "whatIf", what_if => api::what_if, (input, actions, options)
 );
 
 /// The package version and the Kubernetes releases modelled.

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { PKG } from "./load.mjs";
-import { tl, tools, policy, thrown } from "./load.mjs";
+import { tl, tools, policy, whatif, thrown } from "./load.mjs";
 
 const GPU_NODE = `apiVersion: v1
 kind: Node
@@ -49,8 +49,9 @@ test("exports every declared function and nothing undeclared", () => {
   ]);
   assert.deepEqual(names(tools), ["describe", "info", "kubectlTaint", "validate"]);
   assert.deepEqual(names(policy), ["info", "policyDecision", "validatePolicySettings"]);
+  assert.deepEqual(names(whatif), ["info", "whatIf"]);
   // The declarations list exactly the same functions.
-  for (const [file, mod] of [["taintlab.d.ts", tl], ["taintlab_tools.d.ts", tools], ["taintlab_policy.d.ts", policy]]) {
+  for (const [file, mod] of [["taintlab.d.ts", tl], ["taintlab_tools.d.ts", tools], ["taintlab_policy.d.ts", policy], ["taintlab_whatif.d.ts", whatif]]) {
     const dts = readFileSync(path.join(PKG, "nodejs", file), "utf8");
     const declared = [...dts.matchAll(/^export function (\w+)\(/gm)].map((m) => m[1]).sort();
     assert.deepEqual(declared, names(mod), file);

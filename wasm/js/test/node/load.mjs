@@ -16,6 +16,9 @@ export const tools = require(path.join(PKG, "nodejs", "taintlab_tools.js"));
 /** The nodejs build of the Kubewarden policy module. */
 export const policy = require(path.join(PKG, "nodejs", "taintlab_policy.js"));
 
+/** The nodejs build of the what-if module. */
+export const whatif = require(path.join(PKG, "nodejs", "taintlab_whatif.js"));
+
 /** Calls `fn` and returns what it throws (fails when it does not throw). */
 export function thrown(fn) {
   try {
