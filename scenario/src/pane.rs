@@ -106,8 +106,8 @@ mod wire {
     use serde::ser::SerializeStruct;
     use serde::{Deserialize, Serialize, Serializer};
     use taintlab_input::{
-        Diagnostic, DocumentInfo, InputNode, Location, Parsed, PriorityClass, TaintCommandLine,
-        TaintList, TolerationList, Workload,
+        Diagnostic, DisruptionBudget, DocumentInfo, InputNode, Location, Parsed, PriorityClass,
+        TaintCommandLine, TaintList, TolerationList, Workload,
     };
 
     use super::{PaneKind, ParsedPane};
@@ -134,6 +134,8 @@ mod wire {
         diagnostics: Vec<Diagnostic>,
         #[serde(default)]
         priority_classes: Vec<PriorityClass>,
+        #[serde(default)]
+        disruption_budgets: Vec<DisruptionBudget>,
     }
 
     impl Serialize for ParsedPane {
@@ -147,7 +149,7 @@ mod wire {
                     location: e.location.clone(),
                 })
                 .collect();
-            let mut st = s.serialize_struct("ParsedPane", 12)?;
+            let mut st = s.serialize_struct("ParsedPane", 13)?;
             st.serialize_field("kind", &self.kind)?;
             st.serialize_field("lines", &self.lines)?;
             st.serialize_field("bytes", &self.bytes)?;
@@ -160,6 +162,7 @@ mod wire {
             st.serialize_field("events", &events)?;
             st.serialize_field("diagnostics", &p.diagnostics)?;
             st.serialize_field("priority_classes", &p.priority_classes)?;
+            st.serialize_field("disruption_budgets", &p.disruption_budgets)?;
             st.end()
         }
     }
@@ -185,6 +188,7 @@ mod wire {
                         .collect(),
                     diagnostics: w.diagnostics,
                     priority_classes: w.priority_classes,
+                    disruption_budgets: w.disruption_budgets,
                 },
             })
         }

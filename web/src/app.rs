@@ -357,7 +357,12 @@ pub fn app() -> Html {
             </>
         },
         Tab::Timeline => {
-            html! { <timeline::Timeline analysis={analysis.clone()} scenario={state.scenario.clone()} dispatch={dispatch.clone()} /> }
+            html! {
+                <>
+                    <timeline::WhatIf analysis={analysis.clone()} state={(*state).clone()} dispatch={dispatch.clone()} />
+                    <timeline::Timeline analysis={analysis.clone()} scenario={state.scenario.clone()} dispatch={dispatch.clone()} />
+                </>
+            }
         }
         Tab::Kubewarden => {
             html! { <policy::Kubewarden state={(*state).clone()} pods={analysis.pods.len()} dispatch={dispatch.clone()} /> }

@@ -31,6 +31,7 @@ pub mod share;
 pub mod store;
 pub mod theme;
 pub mod timeline;
+pub mod whatif;
 
 use std::cell::Cell;
 

@@ -177,6 +177,7 @@ fn fact_words(t: T, fact: Fact, n: usize) -> String {
         Fact::LabelCommands => K::FactLabelCommands,
         Fact::Events => K::CountEvents,
         Fact::PriorityClasses => K::FactPriorityClasses,
+        Fact::DisruptionBudgets => K::FactDisruptionBudgets,
     };
     t.f(key, &[&n.to_string()])
 }

@@ -105,11 +105,7 @@ impl PolicyWorker {
     /// Runs one job: `state` is the state's JSON without pane texts; `nodes` and `pods`
     /// are the pane texts when they changed. Returns the [`PolicyReport`] as JSON.
     pub fn run(&mut self, state: &str, nodes: Option<String>, pods: Option<String>) -> String {
-        for (kind, text) in [(PaneKind::Nodes, nodes), (PaneKind::Pods, pods)] {
-            if let Some(t) = text {
-                self.panes.set(kind, &t, KubeVersion::NEWEST);
-            }
-        }
+        self.set_texts(nodes, pods);
         let report = match serde_json::from_str::<State>(state) {
             Err(e) => PolicyReport {
                 settings_error: Some(e.to_string()),
@@ -134,6 +130,33 @@ impl PolicyWorker {
             },
         };
         serde_json::to_string(&report).unwrap_or_default()
+    }
+
+    fn set_texts(&mut self, nodes: Option<String>, pods: Option<String>) {
+        for (kind, text) in [(PaneKind::Nodes, nodes), (PaneKind::Pods, pods)] {
+            if let Some(t) = text {
+                self.panes.set(kind, &t, KubeVersion::NEWEST);
+            }
+        }
+    }
+
+    /// Runs the what-if of `state` (its JSON without pane texts; the texts as for
+    /// [`Self::run`], which shares them) and returns the [`crate::whatif::WhatIfView`]
+    /// as JSON.
+    #[cfg(feature = "reader")]
+    pub fn what_if(&mut self, state: &str, nodes: Option<String>, pods: Option<String>) -> String {
+        self.set_texts(nodes, pods);
+        let view = match serde_json::from_str::<State>(state) {
+            Err(e) => crate::whatif::WhatIfView {
+                errors: vec![e.to_string()],
+                ..Default::default()
+            },
+            Ok(state) => {
+                let scenario = self.panes.scenario(&state_options(&state));
+                crate::whatif::run_text(&scenario, &state.scenario.actions, state.scenario.until)
+            }
+        };
+        view.to_json()
     }
 }
 

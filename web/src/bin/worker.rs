@@ -2,7 +2,7 @@
 //! and that the page starts only when it needs it: it reads every pasted text and
 //! imported file (the input layer's readers live here, not in the page's first
 //! download; typing never waits for a large paste) and runs the Kubewarden policy's
-//! decision function. See `taintlab_web::glue::worker` for the messages.
+//! decision function and the cluster-wide what-if simulation. See `taintlab_web::glue::worker` for the messages.
 
 use std::cell::RefCell;
 
@@ -55,6 +55,12 @@ fn handle(scope: &DedicatedWorkerGlobalScope, data: &JsValue) {
             let nodes = get(data, "nodes").as_string();
             let pods = get(data, "pods").as_string();
             Ok(POLICY.with(|p| p.borrow_mut().run(&state, nodes, pods)))
+        }
+        "whatif" => {
+            let state = get(data, "state").as_string().unwrap_or_default();
+            let nodes = get(data, "nodes").as_string();
+            let pods = get(data, "pods").as_string();
+            Ok(POLICY.with(|p| p.borrow_mut().what_if(&state, nodes, pods)))
         }
         other => Err(format!("unknown request {other:?}")),
     };

@@ -246,6 +246,16 @@ pub fn import_in_background(text: &str, done: Callback<Reply>) -> bool {
 /// pane texts; the texts are sent only when they changed since the last job.
 /// `done` gets the [`crate::policy::PolicyReport`] JSON.
 pub fn policy_job(state: String, nodes: &Rc<str>, pods: &Rc<str>, done: Callback<Reply>) -> bool {
+    job("policy", state, nodes, pods, done)
+}
+
+/// Asks the worker for the what-if's timeline, as [`policy_job`] (the two share the
+/// pane texts the worker holds). `done` gets the [`crate::whatif::WhatIfView`] JSON.
+pub fn what_if_job(state: String, nodes: &Rc<str>, pods: &Rc<str>, done: Callback<Reply>) -> bool {
+    job("whatif", state, nodes, pods, done)
+}
+
+fn job(op: &str, state: String, nodes: &Rc<str>, pods: &Rc<str>, done: Callback<Reply>) -> bool {
     if !start() {
         return false;
     }
@@ -257,7 +267,7 @@ pub fn policy_job(state: String, nodes: &Rc<str>, pods: &Rc<str>, done: Callback
         )
     });
     let mut fields = vec![
-        ("op", JsValue::from_str("policy")),
+        ("op", JsValue::from_str(op)),
         ("state", JsValue::from_str(&state)),
     ];
     if send_nodes {

@@ -1,4 +1,5 @@
-//! The eviction timeline: one SVG per pod with the taint changes of its node, the window
+//! The "What if" tab: the cluster-wide simulation ([`WhatIf`]: actions per node, swim
+//! lanes, a scrubber, events and summary), then the per-pod eviction timeline: one SVG per pod with the taint changes of its node, the window
 //! in which a NoExecute taint is tolerated, the eviction or "stays bound", and
 //! cancellations, computed by the core's taint-eviction controller simulator. Scenario
 //! editing adds or removes a taint at a chosen second; the node-failure preset shows the
@@ -10,6 +11,8 @@
 pub mod model;
 mod svg;
 mod view;
+mod whatif_view;
 
 pub use model::{Mark, Model, PodLine, node_failure, placements, taint_scenario};
 pub use view::{Timeline, TimelineProps};
+pub use whatif_view::{WhatIf, WhatIfProps, action_line};
