@@ -66,7 +66,13 @@ fn skip_content_lines(b: &[u8], mut off: usize) -> (usize, usize) {
         while j < b.len() && matches!(b[j], b' ' | b'\t') {
             j += 1;
         }
-        if b[j..].starts_with(b"Events:") || b[j..].starts_with(b"```") {
+        // Also before a Terraform block (`toleration {`), which is never YAML or JSON
+        // content: the caller checks it in full.
+        if b[j..].starts_with(b"Events:")
+            || b[j..].starts_with(b"```")
+            || b[j..].starts_with(b"toleration")
+            || b[j..].starts_with(b"taint")
+        {
             break;
         }
         n += 1;
@@ -105,6 +111,18 @@ fn is_kubectl_noise(line: &str) -> bool {
         || l.starts_with("The connection to the server")
     {
         return true;
+    }
+    // The error line of make when a recipe (kubectl, terraform) failed:
+    // `make: *** [Makefile:8: validate] Error 1`, `make[1]: *** ...`.
+    if let Some(r) = l.strip_prefix("make") {
+        let r = r
+            .strip_prefix('[')
+            .and_then(|r| r.split_once(']'))
+            .filter(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            .map_or(r, |(_, r)| r);
+        if r.starts_with(": *** ") {
+            return true;
+        }
     }
     // klog: `W0512 10:00:00.123456   12345 file.go:70] ...`
     let b = l.as_bytes();
@@ -285,6 +303,7 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
             && mode == Mode::Normal
             && !table::is_events_label(line)
             && !closing_fence
+            && !crate::hcl::block_start(line)
         {
             i += 1;
             off = next;
@@ -443,6 +462,26 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
             off = next;
             continue;
         }
+        // Terraform's error block about a toleration or taint argument or block name:
+        // explained once, the block read whole.
+        if !(c.region.is_some() && indented)
+            && line.contains("Error: ")
+            && let Some((why, used)) =
+                crate::tool::terraform_diagnostic(&c.lines.window(off, i + 1, 12))
+        {
+            c.flush(off, i);
+            flush_skipped(&mut c.out, &mut skipped);
+            c.out.diagnostics.push(Diagnostic::warning(
+                Code::ToolError,
+                Location::at(0, i + 1, 1),
+                why,
+            ));
+            for _ in 0..used {
+                off = c.lines.at(off).1;
+                i += 1;
+            }
+            continue;
+        }
         // A tool's error about a toleration or taint: explained once.
         if !(c.region.is_some() && indented)
             && let Some(mut why) = crate::tool::explain(line)
@@ -477,6 +516,19 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
                 off = c.lines.at(off).1;
                 i += 1;
             }
+            continue;
+        }
+        // Terraform configuration: toleration and taint blocks checked.
+        if crate::hcl::block_start(line) {
+            c.flush(off, i);
+            flush_skipped(&mut c.out, &mut skipped);
+            let doc = c.next_doc;
+            let r = crate::hcl::read_block(&text[off..], i + 1, doc);
+            c.new_doc(Form::Terraform, i + 1, i + r.lines);
+            c.out.diagnostics.extend(r.diagnostics);
+            mode = Mode::Normal;
+            i += r.lines;
+            off += r.bytes;
             continue;
         }
         // Events tables: describe's `Events:` section, `kubectl get events`.
@@ -1115,11 +1167,13 @@ fn looks_structured(text: &str) -> bool {
                 && (v.is_empty() || v.starts_with(' '))
                 && !k.trim_matches(['"', '\'']).contains(' ')
         });
-        if key
+        // Go template source (`{{- range .items}}`) is not JSON.
+        if (key
             || t.starts_with("- ")
             || t == "-"
             || t.starts_with(['{', '[', '}', ']', '#', '"'])
-            || t == "---"
+            || t == "---")
+            && !t.starts_with("{{")
         {
             yes += 1;
         }
@@ -1252,6 +1306,10 @@ mod tests {
         assert!(is_kubectl_noise("node/worker-1 modified (dry run)"));
         assert!(!is_kubectl_noise("node/worker-1"));
         assert!(!is_kubectl_noise("kind: Node"));
+        assert!(is_kubectl_noise("make: *** [Makefile:8: validate] Error 1"));
+        assert!(is_kubectl_noise("make[2]: *** [plan] Error 1"));
+        assert!(!is_kubectl_noise("make: all"));
+        assert!(!is_kubectl_noise("make[x]: *** y"));
     }
 
     #[test]

@@ -39,6 +39,7 @@ mod detect;
 pub mod diag;
 pub mod emit;
 pub mod event;
+mod hcl;
 mod json;
 pub mod kubectl;
 pub mod model;

@@ -42,6 +42,9 @@ pub enum Form {
     /// A `kubectl get priorityclass` table (`NAME VALUE GLOBAL-DEFAULT AGE
     /// [PREEMPTIONPOLICY]`): each row a PriorityClass.
     PriorityClassTable,
+    /// Terraform configuration (HCL): its toleration and taint blocks checked as Terraform,
+    /// the provider and the API server would check them.
+    Terraform,
 }
 
 /// One document of the paste.

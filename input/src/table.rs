@@ -442,8 +442,37 @@ pub(crate) fn taint_row(line: &str) -> Option<TaintRow<'_>> {
             taints: json_taints(r),
             distinctive: true,
         }),
+        // The go-template that prints `{{.key}}={{.value}}:{{.effect}}{{"\t"}}` per
+        // taint after the name and a tab (`<no value>` for a taint without one).
+        r if line.as_bytes()[end] == b'\t' => Some(TaintRow {
+            name,
+            at,
+            taints: Some(tab_spec_taints(r)?),
+            distinctive: true,
+        }),
         _ => None,
     }
+}
+
+/// Taints printed as `key=value:Effect` separated by tabs; `None` unless every item is
+/// one with a known effect.
+fn tab_spec_taints(text: &str) -> Option<Vec<Taint>> {
+    text.split('\t')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            let (kv, effect) = s.rsplit_once(':')?;
+            let effect = TaintEffect::parse(effect);
+            if matches!(effect, TaintEffect::Empty | TaintEffect::Other(_)) {
+                return None;
+            }
+            let (key, value) = kv.split_once('=').unwrap_or((kv, ""));
+            let value = if value == "<no value>" { "" } else { value };
+            (!key.is_empty() && !key.contains(' ') && !value.contains(' '))
+                .then(|| Taint::new(key, value, effect))
+        })
+        .collect::<Option<Vec<_>>>()
+        .filter(|v| !v.is_empty())
 }
 
 /// A JSON taint list as jsonpath prints `.spec.taints`.
@@ -1075,10 +1104,24 @@ mod tests {
         assert_eq!(t[0].time_added.as_deref(), Some("2024-05-01T10:00:00Z"));
         // A broken JSON list is read as a row whose taints are unreadable.
         assert!(taint_row("cp-1 [{\"effect\": }]").unwrap().taints.is_none());
+        // The printf template's rows: tab-separated specs, `<no value>` for no value.
+        let r =
+            taint_row("ops-1.lab\tnode-role.kubernetes.io/control-plane=<no value>:NoSchedule\t")
+                .unwrap();
+        assert!(r.distinctive);
+        let t = r.taints.unwrap();
+        assert_eq!(
+            (t[0].value.as_str(), t[0].effect.as_str()),
+            ("", "NoSchedule")
+        );
+        let r = taint_row("gpu-7\tgpu=present:NoSchedule\tdedicated=ml:NoExecute\t").unwrap();
+        assert_eq!(r.taints.unwrap().len(), 2);
         // Prose, specs, indented lines are not rows.
         for l in [
             "the node has taints",
             "dedicated=gpu:NoSchedule",
+            "name\tnot a spec",
+            "name\tk=v:Sometimes\t",
             "  cp-1 [map[]]",
             "a",
         ] {

@@ -51,6 +51,9 @@ pub(crate) fn explain(line: &str) -> Option<String> {
     if line.len() > 100_000 {
         return None;
     }
+    if let Some(msg) = terraform_unexpected(line.trim_start().trim_start_matches('│').trim()) {
+        return Some(msg);
+    }
     let about_taints = line.contains("toleration")
         || line.contains("Toleration")
         || line.contains("taints")
@@ -209,6 +212,178 @@ pub(crate) fn explain(line: &str) -> Option<String> {
     None
 }
 
+/// The arguments of the blocks a Terraform name is about, for the explanation.
+fn terraform_block_args(names: &[&str]) -> Option<(&'static str, &'static str)> {
+    let about = |w: &str| names.iter().any(|n| n.contains(w));
+    if about("toleration") || names.contains(&"operator") {
+        Some((
+            "toleration",
+            "effect, key, operator, toleration_seconds, value",
+        ))
+    } else if about("taint") {
+        Some(("taint", "key, value, effect"))
+    } else if names.contains(&"effect") {
+        Some((
+            "toleration or taint",
+            "key, value, effect (and operator, toleration_seconds in a toleration)",
+        ))
+    } else {
+        None
+    }
+}
+
+/// The detail of Terraform's "Unsupported argument" and "Unsupported block type" errors
+/// (hcl/v2 hclsyntax/structure.go `Body.PartialContent`: `An argument named "X" is not
+/// expected here.` and `Blocks of type "X" are not expected here.`, each with hcl's
+/// "Did you mean" when there is one) and of "Insufficient taint blocks", explained when
+/// the name is about tolerations or taints.
+fn terraform_unexpected(line: &str) -> Option<String> {
+    let quoted = |s: &str| -> Option<String> {
+        let r = s.trim_start().strip_prefix('"')?;
+        Some(r[..r.find('"')?].to_string())
+    };
+    if let Some(r) = line.split("At least 1 \"").nth(1)
+        && let Some(block) = r.split('"').next()
+        && (block == "taint" || block == "toleration")
+        && line.contains("blocks are required")
+    {
+        return Some(format!(
+            "Terraform rejected the configuration: this resource needs at least one {block} block, and none is written (or its name is misspelt); write \"{block}\" blocks ({block} {{ key = ... }})"
+        ));
+    }
+    let (is_block, rest) = if let Some(r) = line.split("An argument named ").nth(1) {
+        (false, r)
+    } else {
+        (true, line.split("Blocks of type ").nth(1)?)
+    };
+    let name = quoted(rest)?;
+    let after = &rest[name.len() + 2..];
+    let expected = if is_block {
+        " are not expected here."
+    } else {
+        " is not expected here."
+    };
+    let hint = after.strip_prefix(expected)?.trim();
+    let mean = hint.strip_prefix("Did you mean ");
+    let other_kind = mean.is_some_and(|m| m.starts_with("to define"));
+    let suggestion = mean.filter(|_| !other_kind).and_then(quoted);
+    let mut names = vec![name.as_str()];
+    if let Some(s) = &suggestion {
+        names.push(s);
+    }
+    let (block, args) = terraform_block_args(&names)?;
+    let what = if is_block { "block" } else { "argument" };
+    let mut msg =
+        format!("Terraform rejected the configuration: there is no {what} \"{name}\" here");
+    if other_kind {
+        if is_block {
+            msg.push_str(&format!(
+                "; \"{name}\" is an argument, not a block: write \"{name}\" = [...] with the equals sign"
+            ));
+        } else {
+            msg.push_str(&format!(
+                "; \"{name}\" is a nested block, not an argument: write \"{name}\" {{ ... }} as a block, one per item, without the equals sign"
+            ));
+        }
+    } else if let Some(s) = &suggestion {
+        if !is_block {
+            msg.push_str(&format!(" (a {block} block's arguments are {args})"));
+        }
+        msg.push_str(&format!("; write \"{s}\" instead of \"{name}\""));
+    } else if !is_block
+        && (name == "tolerations" || name == "toleration" || name == "taints" || name == "taint")
+    {
+        msg.push_str(&format!(
+            "; this provider takes each {block} as its own nested block, not a list argument: write \"{block}\" blocks ({block} {{ {args} }}) without the equals sign"
+        ));
+    } else if !is_block {
+        msg.push_str(&format!(
+            "; a {block} block's arguments are {args}: remove it or use one of them"
+        ));
+    } else {
+        msg.push_str(&format!(
+            "; remove it, or check the resource's documentation for where {block}s go"
+        ));
+    }
+    Some(msg)
+}
+
+/// A Terraform error block (`Error: Unsupported argument`, its `on FILE line N, in
+/// resource "T" "N":` and source lines, then the detail, wrapped or not, inside the
+/// `╷ │ ╵` box or bare) starting at the first of `lines`, about a toleration or taint
+/// block: its explanation (naming the resource and line) and how many lines it spans.
+pub(crate) fn terraform_diagnostic(lines: &[(usize, &str)]) -> Option<(String, usize)> {
+    let strip = |l: &str| -> String {
+        let t = l.trim_end_matches('\r').trim_start();
+        t.strip_prefix('│').unwrap_or(t).trim().to_string()
+    };
+    let first = strip(lines.first()?.1);
+    let summary = first.strip_prefix("Error: ")?;
+    if !matches!(
+        summary,
+        "Unsupported argument"
+            | "Unsupported block type"
+            | "Insufficient taint blocks"
+            | "Insufficient toleration blocks"
+    ) {
+        return None;
+    }
+    let mut at = String::new();
+    let mut j = 1;
+    // The context lines, up to the detail.
+    while j < lines.len() && j < 8 {
+        let l = strip(lines[j].1);
+        if l.is_empty() || l == "╷" {
+            j += 1;
+            continue;
+        }
+        if let Some(r) = l.strip_prefix("on ")
+            && let Some((file, rest)) = r.split_once(" line ")
+        {
+            let n: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            let res = rest.split("in resource \"").nth(1).and_then(|r| {
+                let (t, r) = r.split_once('"')?;
+                let n = r.trim_start().strip_prefix('"')?.split('"').next()?;
+                Some(format!("{t}.{n}"))
+            });
+            at = match res {
+                Some(r) => format!(" (in {r}, {file} line {n})"),
+                None => format!(" ({file} line {n})"),
+            };
+            j += 1;
+            continue;
+        }
+        if l.split_once(':')
+            .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+        {
+            j += 1;
+            continue;
+        }
+        break;
+    }
+    if j >= lines.len() {
+        return None;
+    }
+    // The detail: up to three lines, to the end of its sentence.
+    let mut detail = strip(lines[j].1);
+    let mut end = j + 1;
+    while end < lines.len() && end < j + 3 {
+        let done = detail.ends_with('.') || detail.ends_with('?');
+        let l = strip(lines[end].1);
+        if done || l.is_empty() || l == "╵" {
+            break;
+        }
+        detail.push(' ');
+        detail.push_str(&l);
+        end += 1;
+    }
+    let why = terraform_unexpected(&detail)?;
+    if end < lines.len() && strip(lines[end].1) == "╵" {
+        end += 1;
+    }
+    Some((format!("{why}{at}"), end))
+}
+
 /// The Kubernetes path of a Terraform attribute path: `spec.0.template.0.spec.0.
 /// toleration.0.effect` is `spec.template.spec.tolerations[0].effect`
 /// (`toleration_seconds` is `tolerationSeconds`).
@@ -350,6 +525,75 @@ mod tests {
             )
             .is_none()
         );
+    }
+
+    #[test]
+    fn terraform_unsupported_names() {
+        let box_ = [
+            "╷",
+            "│ Error: Unsupported argument",
+            "│ ",
+            "│   on main.tf line 31, in resource \"kubernetes_deployment\" \"api\":",
+            "│   31:             tolerations_seconds = 300",
+            "│ ",
+            "│ An argument named \"tolerations_seconds\" is not expected here. Did you mean \"toleration_seconds\"?",
+            "╵",
+            "next",
+        ];
+        let lines: Vec<(usize, &str)> = box_.iter().copied().enumerate().collect();
+        assert!(terraform_diagnostic(&lines).is_none());
+        let (e, used) = terraform_diagnostic(&lines[1..]).unwrap();
+        assert_eq!(used, 7);
+        assert!(e.contains("no argument \"tolerations_seconds\""), "{e}");
+        assert!(e.contains("write \"toleration_seconds\" instead"), "{e}");
+        assert!(
+            e.contains("(in kubernetes_deployment.api, main.tf line 31)"),
+            "{e}"
+        );
+        // Terraform 0.12's layout: no box, the detail wrapped at 78 columns.
+        let old = [
+            "Error: Unsupported argument",
+            "",
+            "  on nodes.tf line 10, in resource \"rancher2_node_pool\" \"this\":",
+            "  10:   node_taints      = []",
+            "",
+            "An argument named \"node_taints\" is not expected here. Did you mean to define a",
+            "block of type \"node_taints\"?",
+            "",
+        ];
+        let lines: Vec<(usize, &str)> = old.iter().copied().enumerate().collect();
+        let (e, used) = terraform_diagnostic(&lines).unwrap();
+        assert_eq!(used, 7);
+        assert!(e.contains("is a nested block, not an argument"), "{e}");
+        let e = explain(
+            "Blocks of type \"tolerations\" are not expected here. Did you mean \"toleration\"?",
+        )
+        .unwrap();
+        assert!(
+            e.contains("write \"toleration\" instead of \"tolerations\""),
+            "{e}"
+        );
+        let e =
+            explain("An argument named \"efect\" is not expected here. Did you mean \"effect\"?")
+                .unwrap();
+        assert!(
+            e.contains("a toleration or taint block's arguments are key, value, effect"),
+            "{e}"
+        );
+        let e = explain("│ An argument named \"tolerations\" is not expected here.").unwrap();
+        assert!(e.contains("its own nested block"), "{e}");
+        let e = explain("At least 1 \"taint\" blocks are required.").unwrap();
+        assert!(e.contains("at least one taint block"), "{e}");
+        // Not about tolerations or taints: not claimed.
+        assert!(explain("An argument named \"dspm\" is not expected here.").is_none());
+        assert!(explain("An argument named \"x").is_none());
+        let other = [
+            "Error: Unsupported argument",
+            "",
+            "An argument named \"host\" is not expected here.",
+        ];
+        let lines: Vec<(usize, &str)> = other.iter().copied().enumerate().collect();
+        assert!(terraform_diagnostic(&lines).is_none());
     }
 
     #[test]

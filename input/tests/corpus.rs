@@ -90,7 +90,8 @@ fn load() -> Vec<Entry> {
 /// `node.N.name`, `node.N.taints`, `workloads`, `pod.N.name` (`namespace/name`),
 /// `pod.N.node`, `pod.N.phase`, `pod.N.tolerations`, `pod.N.line` (of the Nth workload), `node.N.unschedulable` (`true`/`false`/`unknown`),
 /// `tolerations` (all read), `toleration-lines` (where each is), `errors`, `explained` (tool errors explained), `fix.N`
-/// (what the Nth explanation proposes), `lossy` (facts the layout hides, said so).
+/// (what the Nth explanation proposes), `typo.N` (the name or value the Nth error about
+/// Terraform configuration proposes), `lossy` (facts the layout hides, said so).
 fn fact(p: &Parsed, key: &str) -> String {
     let parts: Vec<&str> = key.split('.').collect();
     let idx = |i: usize| parts.get(i).and_then(|s| s.parse::<usize>().ok());
@@ -241,6 +242,24 @@ fn fact(p: &Parsed, key: &str) -> String {
                 Some(r[..end].to_string())
             })
             .unwrap_or_else(none)
+        }
+        "typo" => {
+            // The name or value the Nth error about Terraform configuration proposes.
+            let Some(d) = idx(1).and_then(|i| {
+                p.errors()
+                    .filter(|d| d.message.contains("Terraform") || d.message.contains("API server"))
+                    .nth(i)
+            }) else {
+                return none();
+            };
+            let m = "write \"";
+            d.message
+                .find(m)
+                .map(|i| {
+                    let r = &d.message[i + m.len()..];
+                    r[..r.find('"').unwrap_or(r.len())].to_string()
+                })
+                .unwrap_or_else(none)
         }
         "lossy" => p
             .diagnostics
