@@ -507,6 +507,23 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
                     }
                 }
             }
+            // A message a terminal wrapped inside a word (`when 'tolerationSe` /
+            // `conds' is set`): the short tail is part of it.
+            if used == 1
+                && line
+                    .trim_end()
+                    .ends_with(|ch: char| ch.is_ascii_alphanumeric())
+            {
+                let (tail, _) = c.lines.at(next);
+                if !tail.is_empty()
+                    && tail.len() < 40
+                    && tail.starts_with(|ch: char| ch.is_ascii_lowercase())
+                    && kubectl::command_start(tail).is_none()
+                    && !tail.contains(": ")
+                {
+                    used = 2;
+                }
+            }
             c.out.diagnostics.push(Diagnostic::warning(
                 Code::ToolError,
                 Location::at(0, i + 1, 1),

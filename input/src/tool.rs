@@ -26,8 +26,12 @@ fn quoted_after<'a>(line: &'a str, from: &str) -> Option<&'a str> {
     Some(rest[..end].trim_end_matches('\\'))
 }
 
-/// The field path a message is about (`spec.tolerations[0].effect`).
+/// The field path a message is about (`spec.tolerations[0].effect`; a space a terminal
+/// or a web page put before the index, `tolerations [0]`, is dropped).
 fn field_path(line: &str) -> Option<String> {
+    let line = &line
+        .replace("tolerations [", "tolerations[")
+        .replace("taints [", "taints[");
     for marker in [
         "spec.template.spec.tolerations[",
         "spec.tolerations[",
@@ -162,9 +166,9 @@ pub(crate) fn explain(line: &str) -> Option<String> {
             "the API server could not decode {what}: \"{field}\" must be a string, the file has a {ty}; {fix}"
         ));
     }
-    if line.contains("effect must be 'NoExecute' when `tolerationSeconds` is set")
-        || line.contains("effect must be 'NoExecute' when tolerationSeconds is set")
-    {
+    // The end of the message may be wrapped or quoted differently
+    // (`when 'tolerationSe` / `conds' is set`).
+    if line.contains("effect must be 'NoExecute' when") {
         return Some(format!(
             "the API server rejected {what}{at}: tolerationSeconds only applies to NoExecute taints; set effect: NoExecute or remove tolerationSeconds"
         ));
@@ -482,6 +486,13 @@ mod tests {
         assert!(e.contains("at spec.tolerations[1].effect"), "{e}");
         assert!(e.contains("did you mean \"NoSchedule\""), "{e}");
         let e = explain(r#"The Deployment "api" is invalid: spec.template.spec.tolerations[0].effect: Invalid value: "NoSchedule": effect must be 'NoExecute' when `tolerationSeconds` is set"#).unwrap();
+        assert!(e.contains("set effect: NoExecute"), "{e}");
+        // Wrapped by a terminal inside the last word, with a space before the index.
+        let e = explain(r#"is invalid: spec.template.spec.tolerations [0].effect: Invalid value: "NoSchedule": effect must be 'NoExecute' when 'tolerationSe"#).unwrap();
+        assert!(
+            e.contains("at spec.template.spec.tolerations[0].effect"),
+            "{e}"
+        );
         assert!(e.contains("set effect: NoExecute"), "{e}");
         assert!(explain("error: the server doesn't have a resource type \"nodez\"").is_none());
         let e = explain(r#"Error from server (BadRequest): error when creating "x.yaml": Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.template.spec.containers[0].tolerations""#).unwrap();
