@@ -55,6 +55,10 @@ enum Kind {
 /// `data`, `module`), or a bare `toleration {` / `taint {` block (or a near miss such as
 /// `tolerations {`).
 pub(crate) fn block_start(line: &str) -> bool {
+    // Called on every line of a paste: most lines have no brace at all.
+    if !line.contains('{') {
+        return false;
+    }
     let Some((name, labels)) = block_header(strip_comment(line).trim()) else {
         return false;
     };

@@ -534,7 +534,9 @@ fn yaml(v: &Value, indent: usize, out: &mut String, first_inline: bool) {
 
 /// One block of a terminal transcript as people paste it: a prompt and a `kubectl taint`
 /// command with its output, a node table, a describe Events table (a FailedScheduling row
-/// wrapped over two lines and a later Scheduled row), a klog scheduler line and prose.
+/// wrapped over two lines and a later Scheduled row), a klog scheduler line, prose, a pods
+/// table, a PriorityClass table, Terraform's error box about a toleration argument and
+/// the toleration block it points at.
 pub const TRANSCRIPT_BLOCK: &str = "\
 [root@cp-1 ~]# kubectl taint nodes worker-1 dedicated=gpu:NoSchedule
 node/worker-1 tainted
@@ -552,6 +554,30 @@ Events:
 
 E0115 08:00:00.000000       1 schedule_one.go:1004] \"Unable to schedule pod\" pod=\"default/web-1\" err=\"0/3 nodes are available: 3 node(s) had untolerated taint(s).\"
 The pod is still pending after I removed the taint, any idea what else to look at?
+
+$ kubectl get pods -o wide
+NAME    READY   STATUS    RESTARTS   AGE   IP          NODE       NOMINATED NODE   READINESS GATES
+web-0   1/1     Running   0          20s   10.0.2.14   worker-2   <none>           <none>
+web-1   0/1     Pending   0          10m   <none>      <none>     <none>           <none>
+$ kubectl get priorityclass
+NAME          VALUE   GLOBAL-DEFAULT   AGE
+batch-low     1000    false            12d
+$ terraform apply
+╷
+│ Error: Unsupported argument
+│ 
+│   on web.tf line 31, in resource \"kubernetes_stateful_set\" \"web\":
+│   31:           tolerations_seconds = 300
+│ 
+│ An argument named \"tolerations_seconds\" is not expected here. Did you mean \"toleration_seconds\"?
+╵
+        toleration {
+          key                = \"dedicated\"
+          operator           = \"Equal\"
+          value              = \"gpu\"
+          effect             = \"NoExecute\"
+          toleration_seconds = 300
+        }
 
 ";
 

@@ -327,8 +327,9 @@ fn corpus() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// A 10 MB terminal transcript (prompts, taint commands and their output, node tables,
-/// describe events, klog lines, prose) is read whole: every block's command, events and
+/// A 10 MB terminal transcript (prompts, taint commands and their output, node and pod
+/// tables, describe events, klog lines, prose, PriorityClass tables, Terraform errors and
+/// configuration) is read whole: every block's command, events and
 /// nodes, and no error. Its reading time is measured by `cargo bench -p taintlab-input
 /// --bench transcript` (linear in the input; figures in the README), not asserted here.
 #[test]
@@ -338,6 +339,15 @@ fn ten_megabyte_transcript_is_read_whole() {
     assert_eq!(p.taint_commands.len(), blocks);
     assert_eq!(p.events.len(), 2 * blocks);
     assert_eq!(p.nodes.len(), 2 * blocks);
+    assert_eq!(p.workloads.len(), 2 * blocks);
+    assert_eq!(p.priority_classes.len(), blocks);
+    assert_eq!(
+        p.diagnostics
+            .iter()
+            .filter(|d| d.code == Code::ToolError)
+            .count(),
+        blocks
+    );
     assert_eq!(p.errors().count(), 0);
 }
 

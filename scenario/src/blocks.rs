@@ -104,6 +104,7 @@ pub fn form_label(form: Form) -> &'static str {
         Form::NodeTable => "kubectl get nodes",
         Form::PodTable => "kubectl get pods -o wide",
         Form::PriorityClassTable => "kubectl get priorityclass",
+        Form::Terraform => "Terraform",
     }
 }
 

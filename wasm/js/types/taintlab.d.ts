@@ -655,7 +655,7 @@ export interface DaemonSetResult {
 /** How a document was written. */
 export type Form =
   | "yaml" | "json" | "kubectl-taint" | "describe-node" | "describe-pod" | "event-message"
-  | "taint-spec" | "node-table" | "pod-table" | "priority-class-table";
+  | "taint-spec" | "node-table" | "pod-table" | "priority-class-table" | "terraform";
 
 /** The kubectl subcommand of a command line read from text (both edit the pasted nodes). */
 export type CommandVerb = "taint" | "label";
