@@ -2,23 +2,20 @@
 //! drain, a node that stops reporting, returns or is deleted, a workload scaled), from
 //! the core's simulation (`taintlab_core::simulation::simulate`).
 //!
-//! The starting cluster is the scenario's: its nodes (taints after the pasted `kubectl
-//! taint` commands, labels, `spec.unschedulable`, allocatable) and its pods as the
-//! scheduler sees them (final tolerations after admission, placement fields, resolved
-//! priority). [`cluster`] only moves those into the simulation's types; every answer is
-//! the simulation's. What the input layer does not read yet is not invented: pods carry
-//! no owner (nothing recreates them and `kubectl drain` needs `--force` for them), a
-//! pasted workload runs one replica, and there are no PodDisruptionBudgets.
+//! The starting cluster is the scenario's ([`Scenario::what_if_cluster`]): nodes after
+//! the pasted `kubectl taint`/`label` lines, pods as the scheduler sees them with their
+//! owners, labels and grace periods, workloads with their replicas, and
+//! PodDisruptionBudgets; what it had to assume is printed as warnings. Every answer is
+//! the simulation's.
 
 use clap::ArgMatches;
 use taintlab_core::KubeVersion;
 use taintlab_core::kubectl::taint::parse_taint;
 use taintlab_core::node_lifecycle::DefaultTolerationSeconds;
 use taintlab_core::simulation::{
-    self, Action, ActionKind, Cluster, ClusterNode, ClusterPod, ControllerKind, DrainOptions,
-    Event, PodTemplate, Source, Timeline, WhatIf, Workload,
+    self, Action, ActionKind, ControllerKind, DrainOptions, Event, Source, Timeline, WhatIf,
 };
-use taintlab_scenario::{AdmissionOptions, Scenario};
+use taintlab_scenario::AdmissionOptions;
 
 use super::load;
 use crate::load::find_node;
@@ -194,52 +191,6 @@ fn controller_kind(s: &str) -> Option<ControllerKind> {
     })
 }
 
-/// The scenario's cluster in the simulation's types. Pods admission rejects are left out
-/// (the API server would not create them); a pod of a workload kind becomes that workload
-/// (one replica: `spec.replicas` is not read), every other pod an unmanaged pod.
-pub fn cluster(s: &Scenario) -> (Cluster, Vec<String>) {
-    let mut c = Cluster {
-        nodes: s
-            .nodes
-            .iter()
-            .map(|n| ClusterNode {
-                node: n.node.clone(),
-                allocatable: n.allocatable.clone(),
-            })
-            .collect(),
-        ..Cluster::default()
-    };
-    let mut left_out = Vec::new();
-    for (i, p) in s.pods.iter().enumerate() {
-        if p.rejection.is_some() {
-            left_out.push(format!("{} (rejected by admission)", p.label()));
-            continue;
-        }
-        let Some(pod) = s.placement.pods.get(i) else {
-            continue;
-        };
-        match ControllerKind::parse(&p.kind) {
-            Some(kind) => c.workloads.push(Workload {
-                kind,
-                namespace: p.pod.namespace.clone(),
-                name: p.pod.name.clone(),
-                replicas: 1,
-                template: PodTemplate {
-                    spec: pod.clone(),
-                    host_network: p.workload.as_ref().is_some_and(|w| w.host_network),
-                    ..PodTemplate::default()
-                },
-                pod_replacement_policy: None,
-            }),
-            None => c.pods.push(ClusterPod {
-                pod: pod.clone(),
-                ..ClusterPod::default()
-            }),
-        }
-    }
-    (c, left_out)
-}
-
 /// DefaultTolerationSeconds in the simulated cluster, for the pods its controllers
 /// create: the admission configuration's (`--admission`), upstream's 300 s when admission
 /// is on or the pods come from a cluster (its API server runs the plugin), none with
@@ -384,12 +335,13 @@ pub fn run(a: &WhatIfArgs, matches: Option<&ArgMatches>) -> u8 {
     if let Some((late, named)) = actions.iter().find(|(x, _)| x.at > until) {
         return fail(format!("{named}: at {}s, after --until {until}s", late.at));
     }
-    let (cluster, left_out) = cluster(&s);
+    let start = s.what_if_cluster();
     if !a.common.quiet {
-        for p in &left_out {
-            eprintln!("taintlab: warning: what-if leaves out {p}");
+        for n in &start.notes {
+            eprintln!("taintlab: warning: what-if: {}", n.message);
         }
     }
+    let cluster = start.cluster;
     let plain: Vec<Action> = actions.iter().map(|(x, _)| x.clone()).collect();
     let mut w = WhatIf::new(cluster, s.semantics, plain.clone(), until);
     w.options.default_toleration_seconds =
@@ -485,7 +437,7 @@ mod tests {
 
     #[test]
     fn the_scenarios_cluster_moves_into_the_simulation() {
-        use taintlab_scenario::{AdmissionOptions, Options, PaneKind, ParsedPane};
+        use taintlab_scenario::{AdmissionOptions, Options, PaneKind, ParsedPane, Scenario};
         let text = std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/tests/fixtures/whatif.yaml"
@@ -498,8 +450,9 @@ mod tests {
             ..Options::default()
         };
         let s = Scenario::build(&[&pane], &options);
-        let (c, left_out) = cluster(&s);
-        assert!(left_out.is_empty());
+        let start = s.what_if_cluster();
+        assert!(start.notes.is_empty(), "{:?}", start.notes);
+        let c = start.cluster;
         let nodes: Vec<&str> = c.nodes.iter().map(|n| n.node.name.as_str()).collect();
         assert_eq!(nodes, ["node1", "node2", "node3"]);
         assert!(c.nodes.iter().all(|n| n.allocatable.is_some()));
