@@ -361,8 +361,16 @@ mod tests {
             pods.push_str(&format!("---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: api-5d9c7b-{i}\n  namespace: shop\n  labels: {{app: api}}\n  ownerReferences: [{{apiVersion: apps/v1, kind: ReplicaSet, name: api-5d9c7b, controller: true, uid: u}}]\nspec:\n  nodeName: a-1\n  nodeSelector: {{pool: a}}\n  containers: [{{name: c, image: nginx}}]\nstatus: {{phase: Running, conditions: [{{type: Ready, status: \"True\"}}]}}\n"));
         }
         let mut panes = taintlab_scenario::Panes::default();
-        panes.set(taintlab_scenario::PaneKind::Nodes, nodes, KubeVersion::NEWEST);
-        panes.set(taintlab_scenario::PaneKind::Pods, &pods, KubeVersion::NEWEST);
+        panes.set(
+            taintlab_scenario::PaneKind::Nodes,
+            nodes,
+            KubeVersion::NEWEST,
+        );
+        panes.set(
+            taintlab_scenario::PaneKind::Pods,
+            &pods,
+            KubeVersion::NEWEST,
+        );
         let scenario = panes.scenario(&taintlab_scenario::Options {
             semantics: Semantics::at(KubeVersion::NEWEST),
             ..Default::default()
@@ -372,12 +380,22 @@ mod tests {
         assert_eq!(v.until, 600);
         let (nodes, pending) = v.at(v.until);
         assert!(pending.is_empty(), "{pending:?}");
-        assert!(nodes[0].cordoned && nodes[0].pods.is_empty(), "{:?}", nodes[0]);
-        assert_eq!(nodes[1].pods.len(), 2, "both replacements on a-2: {nodes:?}");
+        assert!(
+            nodes[0].cordoned && nodes[0].pods.is_empty(),
+            "{:?}",
+            nodes[0]
+        );
+        assert_eq!(
+            nodes[1].pods.len(),
+            2,
+            "both replacements on a-2: {nodes:?}"
+        );
         assert!(nodes[2].pods.is_empty(), "nothing on the other pool");
         // The second eviction waited for the budget.
         assert!(
-            v.events.iter().any(|e| e.1 != 0 && e.5.contains("disruption budget")),
+            v.events
+                .iter()
+                .any(|e| e.1 != 0 && e.5.contains("disruption budget")),
             "{:?}",
             v.events
         );
