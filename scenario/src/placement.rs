@@ -601,7 +601,7 @@ fn daemon_node_check(e: &PodEntry, p: &SchedulingPod, node: &Node, gate: bool) -
 /// The pod as the scheduler sees it: final tolerations, its object's placement fields,
 /// and the priority and preemption policy the Priority admission plugin resolved
 /// ([`crate::resolve_priority`]).
-fn scheduling_pod(e: &PodEntry) -> SchedulingPod {
+pub(crate) fn scheduling_pod(e: &PodEntry) -> SchedulingPod {
     let mut placement = e
         .workload
         .as_ref()

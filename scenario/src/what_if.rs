@@ -62,16 +62,11 @@ fn namespace(ns: &str) -> String {
     }
 }
 
+/// The pod as the scheduler sees it ([`crate::placement`]'s view), in its namespace.
 fn scheduling_pod(e: &PodEntry) -> SchedulingPod {
-    let mut placement = e
-        .workload
-        .as_ref()
-        .map(|w| w.placement.clone())
-        .unwrap_or_default();
-    placement.priority = e.priority;
-    let mut pod = e.pod.clone();
-    pod.namespace = namespace(&pod.namespace);
-    SchedulingPod { pod, placement }
+    let mut p = crate::placement::scheduling_pod(e);
+    p.pod.namespace = namespace(&p.pod.namespace);
+    p
 }
 
 fn percent_or_int(v: &IntOrString) -> IntOrPercent {
@@ -238,10 +233,10 @@ impl Scenario {
                 pod_replacement_policy: None,
             });
         }
-        for (pdb, _source) in &self.disruption_budgets {
+        for (pdb, source) in &self.disruption_budgets {
             let Some(selector) = &pdb.selector else {
                 out.notes.push(WhatIfNote {
-                    source: Some(_source.clone()),
+                    source: Some(source.clone()),
                     message: format!(
                         "PodDisruptionBudget {} has no selector: it selects no pod and is left out",
                         pdb.name

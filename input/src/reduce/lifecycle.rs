@@ -23,7 +23,7 @@ const MIRROR_ANNOTATION: &str = "kubernetes.io/config.mirror";
 impl Reducer<'_> {
     /// `metadata.ownerReferences[]` with `controller: true` (`metav1.GetControllerOf`)
     /// and the mirror annotation of the object at `v`.
-    pub(super) fn owner_and_mirror(&mut self, v: &Value, path: &str, w: &mut Workload) {
+    pub(super) fn owner_and_mirror(&mut self, v: &Value, w: &mut Workload) {
         let Some(m) = v.get("metadata") else { return };
         if let Some(refs) = m.value.get("ownerReferences")
             && let Kind::Seq(items) = &refs.value.kind
@@ -51,7 +51,6 @@ impl Reducer<'_> {
         {
             w.lifecycle.mirror = true;
         }
-        let _ = path;
     }
 
     /// `spec.replicas` of a ReplicaSet, Deployment, StatefulSet or ReplicationController,

@@ -76,7 +76,7 @@ impl Reducer<'_> {
         w.pod.namespace = namespace;
         if wk == Some(WorkloadKind::Pod) {
             w.lifecycle.labels = labels;
-            self.owner_and_mirror(v, path, &mut w);
+            self.owner_and_mirror(v, &mut w);
         }
         self.workload_counts(v, path, &mut w, &mut obj);
         // Where the pod template is.
