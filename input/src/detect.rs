@@ -248,6 +248,9 @@ struct Region {
 struct Ctx<'a, 'o> {
     /// The pod the last `kubectl describe pod NAME` named: its events belong to it.
     described_pod: Option<String>,
+    /// The line (0-based) right under a `kubectl get pods -o wide` command, where its
+    /// rows may start without their header, and whether the command had `-A`.
+    pods_wide_rows: Option<(usize, bool)>,
     lines: Lines<'a>,
     opts: &'o Options,
     out: Parsed,
@@ -261,6 +264,7 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
     let text: &str = &unquoted;
     let mut c = Ctx {
         described_pod: None,
+        pods_wide_rows: None,
         lines: Lines { text },
         opts,
         out: Parsed::default(),
@@ -384,6 +388,7 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
                     match kind {
                         CommandKind::NodeEdit(verb, args) => {
                             c.described_pod = None;
+                            c.pods_wide_rows = None;
                             let doc = c.new_doc(Form::KubectlTaint, first.line, i + used);
                             last_cmd = Some(c.out.taint_commands.len());
                             commands::push_taint_command(
@@ -396,9 +401,15 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
                                 opts.kubectl_version,
                             );
                         }
-                        CommandKind::Other { verb, output, pod } => {
+                        CommandKind::Other {
+                            verb,
+                            output,
+                            pod,
+                            pods_wide,
+                        } => {
                             last_cmd = None;
                             c.described_pod = pod;
+                            c.pods_wide_rows = pods_wide.map(|all| (i + used, all));
                             mode = match (verb.as_str(), output.as_deref()) {
                                 ("describe", _) => Mode::Describe,
                                 (_, Some("yaml" | "json")) => Mode::Normal,
@@ -594,6 +605,24 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
             table::read_pods(&h, &body, doc, &mut c.out);
             mode = Mode::Normal;
             i += 1 + body.len();
+            off = end;
+            continue;
+        }
+        // Rows of `kubectl get pods -o wide` right under the command, without the
+        // header a `| grep` dropped: the header is the one kubectl prints for them.
+        if !indented
+            && let Some((at, all)) = c.pods_wide_rows
+            && at == i
+            && let Some(h) = table::pod_header_for_row(line, all)
+        {
+            c.pods_wide_rows = None;
+            c.flush(off, i);
+            flush_skipped(&mut c.out, &mut skipped);
+            let (body, end) = table_rows(&c, off, i + 1, false);
+            let doc = c.new_doc(Form::PodTable, i + 1, i + body.len());
+            table::read_pods(&h, &body, doc, &mut c.out);
+            mode = Mode::Normal;
+            i += body.len();
             off = end;
             continue;
         }
@@ -1415,6 +1444,37 @@ mod tests {
         );
         assert_eq!(p.toleration_lists.len(), 1);
         assert!(p.diagnostics.iter().any(|d| d.code == Code::UnknownField));
+    }
+
+    #[test]
+    fn pod_rows_under_a_get_pods_wide_command() {
+        let rows = "web-1   1/1   Running   0   9m   10.244.1.8   gpu-1   <none>   <none>\nweb-2   0/1   Pending   0   9m   <none>   <none>   <none>   <none>\n";
+        let text = format!("\u{276f} k get pods -o wide | grep web\n{rows}");
+        let p = parse_auto(&text, &Options::default());
+        assert_eq!(p.workloads.len(), 2);
+        assert_eq!(p.workloads[0].pod.node_name, "gpu-1");
+        assert_eq!(p.workloads[0].location.line, 2);
+        assert_eq!(p.workloads[1].placement.phase, "Pending");
+        assert_eq!(p.errors().count(), 0);
+        let text = format!(
+            "$ kubectl get po -A -owide | grep web\nprod   {}",
+            &rows[..rows.find('\n').unwrap()]
+        );
+        let p = parse_auto(&text, &Options::default());
+        assert_eq!(p.workloads.len(), 1);
+        assert_eq!(p.workloads[0].namespace, "prod");
+        // Only right under the command, and only for pods -o wide.
+        for text in [
+            rows.to_string(),
+            format!("$ kubectl get pods -o wide | grep web\n\n{rows}"),
+            format!("$ kubectl get pods | grep web\n{rows}"),
+            format!("$ kubectl get nodes -o wide | grep web\n{rows}"),
+        ] {
+            assert!(
+                parse_auto(&text, &Options::default()).workloads.is_empty(),
+                "{text}"
+            );
+        }
     }
 
     #[test]

@@ -588,6 +588,10 @@ pub(crate) enum CommandKind {
         output: Option<String>,
         /// The pod a `describe pod NAME` (`pod/NAME`, `po NAME`) names.
         pod: Option<String>,
+        /// `get pods -o wide`: whether with `-A` (`--all-namespaces`), so a
+        /// `NAMESPACE` column leads. Its rows may follow without their header (a
+        /// `| grep` dropped it).
+        pods_wide: Option<bool>,
     },
 }
 
@@ -623,6 +627,7 @@ pub(crate) fn kubectl_commands(words: Vec<Word>) -> Vec<(Word, CommandKind)> {
                     verb: String::new(),
                     output: None,
                     pod: None,
+                    pods_wide: None,
                 },
             ));
             continue;
@@ -666,12 +671,23 @@ pub(crate) fn kubectl_commands(words: Vec<Word>) -> Vec<(Word, CommandKind)> {
                     .map(str::to_string),
                 _ => None,
             };
+            let all_namespaces = cmd[v + 1..].iter().any(|w| {
+                matches!(
+                    w.text.as_str(),
+                    "-A" | "--all-namespaces" | "--all-namespaces=true"
+                )
+            });
+            let pods_wide = (cmd[v].text == "get"
+                && output.as_deref() == Some("wide")
+                && matches!(rest.first(), Some(&("pod" | "pods" | "po"))))
+            .then_some(all_namespaces);
             out.push((
                 first.clone(),
                 CommandKind::Other {
                     verb: cmd[v].text.clone(),
                     output,
                     pod,
+                    pods_wide,
                 },
             ));
         }

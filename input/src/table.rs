@@ -672,6 +672,61 @@ pub(crate) fn pod_header(line: &str) -> Option<PodHeader> {
     })
 }
 
+/// The header a `kubectl get pods -o wide` table would have above `row`, for rows whose
+/// header a `| grep` dropped: one column name for each of the row's columns, where the
+/// row's cell starts. The row must have the columns of one of kubectl's `-o wide`
+/// layouts (`NAME READY STATUS RESTARTS AGE IP NODE`, then `NOMINATED NODE` from 1.10 and
+/// `READINESS GATES` from 1.11; `NAMESPACE` first with `-A`) and a READY cell such as
+/// `1/2`; anything else is not taken for a pod row.
+pub(crate) fn pod_header_for_row(row: &str, all_namespaces: bool) -> Option<PodHeader> {
+    const WIDE: [&str; 9] = [
+        "NAME",
+        "READY",
+        "STATUS",
+        "RESTARTS",
+        "AGE",
+        "IP",
+        "NODE",
+        "NOMINATED NODE",
+        "READINESS GATES",
+    ];
+    let row = row.trim_end_matches('\r');
+    if row.len() > MAX_HEADER || row.starts_with([' ', '\t']) {
+        return None;
+    }
+    let cols = columns(row);
+    let lead = usize::from(all_namespaces);
+    let n = cols.len().checked_sub(lead)?;
+    if !(7..=WIDE.len()).contains(&n) {
+        return None;
+    }
+    let ready = cols[lead + 1].1.split_once('/');
+    if !ready.is_some_and(|(a, b)| {
+        !a.is_empty()
+            && !b.is_empty()
+            && a.bytes().all(|c| c.is_ascii_digit())
+            && b.bytes().all(|c| c.is_ascii_digit())
+    }) {
+        return None;
+    }
+    let names = all_namespaces
+        .then_some("NAMESPACE")
+        .into_iter()
+        .chain(WIDE[..n].iter().copied());
+    let cells = cols
+        .iter()
+        .zip(names)
+        .map(|((at, _), name)| (*at, name.to_string()))
+        .collect();
+    Some(PodHeader {
+        cells,
+        namespace: all_namespaces.then_some(0),
+        name: lead,
+        status: lead + 2,
+        node: lead + 6,
+    })
+}
+
 /// The cells of one pod row, aligned with the header: split at runs of spaces; when
 /// that does not give one cell per header cell, split at single spaces with a
 /// parenthesised part (`RESTARTS` `3 (2m ago)`) kept with its cell; failing that, the
@@ -995,6 +1050,51 @@ mod tests {
         );
         assert_eq!(t[1].key, "node.kubernetes.io/unreachable");
         assert_eq!(t[1].effect, TaintEffect::NoExecute);
+    }
+
+    #[test]
+    fn pod_rows_without_their_header() {
+        let row = "web-7c9d-abcde     1/1     Running     2 (3h ago)    5d    10.244.1.7    worker-1   <none>           <none>";
+        let h = pod_header_for_row(row, false).unwrap();
+        assert_eq!(h.cells.len(), 9);
+        assert_eq!(h.cells[6], (73, "NODE".to_string()));
+        let mut out = Parsed::default();
+        read_pods(&h, &lines(row), 2, &mut out);
+        assert_eq!(out.workloads[0].pod.node_name, "worker-1");
+        assert_eq!(out.workloads[0].placement.phase, "Running");
+        // With -A the namespace leads; a pending pod's NODE is <none>.
+        let row = "batch   report-1   0/1   SchedulingGated   0   12m   <none>   <none>   <none>   <none>";
+        let h = pod_header_for_row(row, true).unwrap();
+        let mut out = Parsed::default();
+        read_pods(&h, &lines(row), 2, &mut out);
+        assert_eq!(out.workloads[0].namespace, "batch");
+        assert_eq!(out.workloads[0].pod.node_name, "");
+        assert_eq!(out.workloads[0].placement.phase, "Pending");
+        // Before 1.10: seven columns.
+        assert!(
+            pod_header_for_row("web-0   1/1   Running   0   5d   10.2.0.4   node-a", false)
+                .is_some()
+        );
+        // Not pod rows: a READY cell that is not n/m, too few columns, the wrong -A.
+        assert!(
+            pod_header_for_row(
+                "web-0   ready   Running   0   5d   10.2.0.4   node-a",
+                false
+            )
+            .is_none()
+        );
+        assert!(pod_header_for_row("web-0   1/1   Running   0   5d", false).is_none());
+        assert!(
+            pod_header_for_row("web-0   1/1   Running   0   5d   10.2.0.4   node-a", true)
+                .is_none()
+        );
+        assert!(
+            pod_header_for_row(
+                "  web-0   1/1   Running   0   5d   10.2.0.4   node-a",
+                false
+            )
+            .is_none()
+        );
     }
 
     #[test]
