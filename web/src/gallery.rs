@@ -1,6 +1,7 @@
 //! The examples gallery: classic taint, toleration and placement cases (dedicated nodes
-//! with their label and nodeSelector, GPUs running out, a mixed taint and cpu event),
-//! each with a sentence of explanation. Loading one replaces the whole state.
+//! with their label and nodeSelector, GPUs running out, a mixed taint and cpu event, a
+//! tenant's node drained under a PodDisruptionBudget), each with a sentence of
+//! explanation. Loading one replaces the whole state.
 
 use std::rc::Rc;
 
@@ -455,6 +456,244 @@ fn node_failure() -> State {
     s
 }
 
+const TENANT_NODES: &str = r#"# kubectl get nodes -o yaml: two tenants' pools and a shared node.
+apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Node
+  metadata:
+    name: acme-1
+    labels: {tenant: acme}
+  spec:
+    taints: [{key: tenant, value: acme, effect: NoSchedule}]
+  status:
+    allocatable: {cpu: "4", memory: 16Gi, pods: "110"}
+- apiVersion: v1
+  kind: Node
+  metadata:
+    name: acme-2
+    labels: {tenant: acme}
+  spec:
+    taints: [{key: tenant, value: acme, effect: NoSchedule}]
+  status:
+    allocatable: {cpu: "4", memory: 16Gi, pods: "110"}
+- apiVersion: v1
+  kind: Node
+  metadata:
+    name: acme-3
+    labels: {tenant: acme}
+  spec:
+    taints: [{key: tenant, value: acme, effect: NoSchedule}]
+  status:
+    allocatable: {cpu: "4", memory: 16Gi, pods: "110"}
+- apiVersion: v1
+  kind: Node
+  metadata:
+    name: globex-1
+    labels: {tenant: globex}
+  spec:
+    taints: [{key: tenant, value: globex, effect: NoSchedule}]
+  status:
+    allocatable: {cpu: "4", memory: 16Gi, pods: "110"}
+- apiVersion: v1
+  kind: Node
+  metadata:
+    name: globex-2
+    labels: {tenant: globex}
+  spec:
+    taints: [{key: tenant, value: globex, effect: NoSchedule}]
+  status:
+    allocatable: {cpu: "4", memory: 16Gi, pods: "110"}
+- apiVersion: v1
+  kind: Node
+  metadata:
+    name: shared-1
+  spec: {}
+  status:
+    allocatable: {cpu: "8", memory: 32Gi, pods: "110"}
+"#;
+
+const TENANT_PODS: &str = r#"apiVersion: apps/v1
+kind: Deployment
+metadata: {name: storefront, namespace: acme}
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: storefront}}
+  template:
+    metadata: {labels: {app: storefront}}
+    spec:
+      nodeSelector: {tenant: acme}
+      tolerations: [{key: tenant, operator: Equal, value: acme, effect: NoSchedule}]
+      containers:
+      - name: web
+        image: registry.example/acme/storefront:5.2
+        resources: {requests: {cpu: 500m, memory: 512Mi}}
+---
+# At most one storefront replica may be down at a time.
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: storefront, namespace: acme}
+spec:
+  minAvailable: 2
+  selector: {matchLabels: {app: storefront}}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: checkout, namespace: acme}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: checkout}}
+  template:
+    metadata: {labels: {app: checkout}}
+    spec:
+      nodeSelector: {tenant: acme}
+      tolerations: [{key: tenant, operator: Equal, value: acme, effect: NoSchedule}]
+      containers:
+      - name: checkout
+        image: registry.example/acme/checkout:1.9
+        resources: {requests: {cpu: "1", memory: 1Gi}}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: ledger, namespace: globex}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: ledger}}
+  template:
+    metadata: {labels: {app: ledger}}
+    spec:
+      nodeSelector: {tenant: globex}
+      tolerations: [{key: tenant, operator: Equal, value: globex, effect: NoSchedule}]
+      containers:
+      - name: ledger
+        image: registry.example/globex/ledger:3.0
+        resources: {requests: {cpu: "1", memory: 2Gi}}
+---
+# kubectl get pods -A -o yaml: what runs now (two storefront replicas and checkout on acme-1).
+apiVersion: v1
+kind: PodList
+items:
+- apiVersion: v1
+  kind: Pod
+  metadata:
+    name: storefront-7c9d8b6f4-k2x8p
+    namespace: acme
+    labels: {app: storefront, pod-template-hash: 7c9d8b6f4}
+    ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: storefront-7c9d8b6f4, uid: 5b1e0f7a-2c44-4f0e-9a51-3f8d2b6c7e10, controller: true}]
+  spec:
+    nodeName: acme-1
+    nodeSelector: {tenant: acme}
+    tolerations: [{key: tenant, operator: Equal, value: acme, effect: NoSchedule}]
+    containers:
+    - name: web
+      image: registry.example/acme/storefront:5.2
+      resources: {requests: {cpu: 500m, memory: 512Mi}}
+  status:
+    phase: Running
+    conditions: [{type: Ready, status: "True"}]
+- apiVersion: v1
+  kind: Pod
+  metadata:
+    name: storefront-7c9d8b6f4-q7m4z
+    namespace: acme
+    labels: {app: storefront, pod-template-hash: 7c9d8b6f4}
+    ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: storefront-7c9d8b6f4, uid: 5b1e0f7a-2c44-4f0e-9a51-3f8d2b6c7e10, controller: true}]
+  spec:
+    nodeName: acme-1
+    nodeSelector: {tenant: acme}
+    tolerations: [{key: tenant, operator: Equal, value: acme, effect: NoSchedule}]
+    containers:
+    - name: web
+      image: registry.example/acme/storefront:5.2
+      resources: {requests: {cpu: 500m, memory: 512Mi}}
+  status:
+    phase: Running
+    conditions: [{type: Ready, status: "True"}]
+- apiVersion: v1
+  kind: Pod
+  metadata:
+    name: storefront-7c9d8b6f4-w9tl5
+    namespace: acme
+    labels: {app: storefront, pod-template-hash: 7c9d8b6f4}
+    ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: storefront-7c9d8b6f4, uid: 5b1e0f7a-2c44-4f0e-9a51-3f8d2b6c7e10, controller: true}]
+  spec:
+    nodeName: acme-2
+    nodeSelector: {tenant: acme}
+    tolerations: [{key: tenant, operator: Equal, value: acme, effect: NoSchedule}]
+    containers:
+    - name: web
+      image: registry.example/acme/storefront:5.2
+      resources: {requests: {cpu: 500m, memory: 512Mi}}
+  status:
+    phase: Running
+    conditions: [{type: Ready, status: "True"}]
+- apiVersion: v1
+  kind: Pod
+  metadata:
+    name: checkout-5f6d7c8b9-r4nvx
+    namespace: acme
+    labels: {app: checkout, pod-template-hash: 5f6d7c8b9}
+    ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: checkout-5f6d7c8b9, uid: 0c7d41e2-8b3a-4d55-b1f9-6e2a9c0d4f83, controller: true}]
+  spec:
+    nodeName: acme-1
+    nodeSelector: {tenant: acme}
+    tolerations: [{key: tenant, operator: Equal, value: acme, effect: NoSchedule}]
+    containers:
+    - name: checkout
+      image: registry.example/acme/checkout:1.9
+      resources: {requests: {cpu: "1", memory: 1Gi}}
+  status:
+    phase: Running
+    conditions: [{type: Ready, status: "True"}]
+- apiVersion: v1
+  kind: Pod
+  metadata:
+    name: ledger-84c5d9f7b-2hj6s
+    namespace: globex
+    labels: {app: ledger, pod-template-hash: 84c5d9f7b}
+    ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: ledger-84c5d9f7b, uid: 9e3f5a1c-6d72-4b08-8c2e-1a4b7d9e0f25, controller: true}]
+  spec:
+    nodeName: globex-1
+    nodeSelector: {tenant: globex}
+    tolerations: [{key: tenant, operator: Equal, value: globex, effect: NoSchedule}]
+    containers:
+    - name: ledger
+      image: registry.example/globex/ledger:3.0
+      resources: {requests: {cpu: "1", memory: 2Gi}}
+  status:
+    phase: Running
+    conditions: [{type: Ready, status: "True"}]
+- apiVersion: v1
+  kind: Pod
+  metadata:
+    name: ledger-84c5d9f7b-xk5pw
+    namespace: globex
+    labels: {app: ledger, pod-template-hash: 84c5d9f7b}
+    ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: ledger-84c5d9f7b, uid: 9e3f5a1c-6d72-4b08-8c2e-1a4b7d9e0f25, controller: true}]
+  spec:
+    nodeName: globex-2
+    nodeSelector: {tenant: globex}
+    tolerations: [{key: tenant, operator: Equal, value: globex, effect: NoSchedule}]
+    containers:
+    - name: ledger
+      image: registry.example/globex/ledger:3.0
+      resources: {requests: {cpu: "1", memory: 2Gi}}
+  status:
+    phase: Running
+    conditions: [{type: Ready, status: "True"}]
+"#;
+
+/// The drain the multi-tenant example opens with (the What-if tab's action lines).
+pub const TENANT_DRAIN: &str = "at 0 drain acme-1 --ignore-daemonsets\n";
+
+fn multi_tenant() -> State {
+    let mut s = state(TENANT_NODES, TENANT_PODS);
+    s.scenario.actions = TENANT_DRAIN.to_string();
+    s.tab = Tab::Timeline;
+    s
+}
+
 /// Every example, in gallery order.
 pub const EXAMPLES: &[Example] = &[
     Example {
@@ -504,6 +743,12 @@ pub const EXAMPLES: &[Example] = &[
         title: K::ExEventTitle,
         text: K::ExEventText,
         build: event,
+    },
+    Example {
+        id: "multi-tenant",
+        title: K::ExTenantsTitle,
+        text: K::ExTenantsText,
+        build: multi_tenant,
     },
     Example {
         id: "mixed",
@@ -705,5 +950,142 @@ mod tests {
             a.cell(0, 2).map(|c| c.kind),
             Some(crate::analysis::CellKind::Blocked)
         );
+    }
+
+    /// The drain the multi-tenant example opens with, run as the What-if tab runs it.
+    #[cfg(feature = "reader")]
+    fn multi_tenant_drain() -> crate::whatif::WhatIfView {
+        let s = multi_tenant();
+        assert_eq!(s.scenario.actions, TENANT_DRAIN);
+        assert_eq!(s.tab, Tab::Timeline);
+        let a = run(&s);
+        crate::whatif::run_text(&a, &s.scenario.actions, s.scenario.until)
+    }
+
+    #[cfg(feature = "reader")]
+    #[test]
+    fn multi_tenant_drain_replaces_every_pod_on_its_own_pool_and_the_budget_makes_one_eviction_wait()
+     {
+        use crate::whatif::{PENDING, RUNNING, TERMINATING};
+        let v = multi_tenant_drain();
+        assert!(v.errors.is_empty(), "{:?}", v.errors);
+        assert!(v.notes.is_empty(), "every owner was pasted: {:?}", v.notes);
+        assert_eq!(v.until, 600);
+        let node = |name: &str| v.nodes.iter().position(|n| n == name).expect(name) as i32;
+        let pod = |name: &str| v.pods.iter().position(|p| p == name).expect(name);
+        let (acme1, acme2, acme3) = (node("acme-1"), node("acme-2"), node("acme-3"));
+        // The three pods on acme-1 go; each gets exactly one replacement.
+        let evicted = [
+            "acme/storefront-7c9d8b6f4-k2x8p",
+            "acme/checkout-5f6d7c8b9-r4nvx",
+            "acme/storefront-7c9d8b6f4-q7m4z",
+        ];
+        assert_eq!((v.evicted, v.replaced, v.rescheduled), (3, 3, 3));
+        assert!(v.pending.is_empty(), "{:?}", v.pending);
+        assert!(!v.drains_unfinished);
+        // (replaced pod, the replacement's node, the second it was created and started).
+        let expected = [
+            (evicted[0], acme3, 0),
+            (evicted[1], acme2, 0),
+            (evicted[2], acme3, 5),
+        ];
+        let mut replacements = Vec::new();
+        for (old, on, at) in expected {
+            let old = pod(old);
+            let new: Vec<usize> = (0..v.pods.len())
+                .filter(|&p| v.replaces[p] == old as i32)
+                .collect();
+            assert_eq!(new.len(), 1, "one replacement of {}", v.pods[old]);
+            let new = new[0];
+            // Same workload: namespace and Deployment name prefix.
+            let prefix = v.pods[old].rsplitn(3, '-').last().unwrap_or_default();
+            assert!(
+                v.pods[new].starts_with(prefix),
+                "{} for {prefix}",
+                v.pods[new]
+            );
+            let spans: Vec<_> = v.spans.iter().filter(|s| s.0 == new as u32).collect();
+            assert_eq!(
+                spans,
+                [&(new as u32, on, RUNNING, at, -1)],
+                "{} runs on {} from {at} s",
+                v.pods[new],
+                v.nodes[on as usize]
+            );
+            // The old pod: Running on acme-1, then Terminating for its 30 s grace period.
+            let old_spans: Vec<_> = v.spans.iter().filter(|s| s.0 == old as u32).collect();
+            assert_eq!(
+                old_spans.last(),
+                Some(&&(old as u32, acme1, TERMINATING, at, at + 30))
+            );
+            replacements.push((new, on, at));
+        }
+        // Nothing ever runs on the other tenant's pool or the shared node but globex's own
+        // pods, and no pod ever waits Pending.
+        for s in &v.spans {
+            assert_ne!(s.2, PENDING, "{:?}", s);
+            let on = &v.nodes[s.1 as usize];
+            let name = &v.pods[s.0 as usize];
+            assert!(
+                on.starts_with(if name.starts_with("globex/") {
+                    "globex-"
+                } else {
+                    "acme-"
+                }),
+                "{name} on {on}"
+            );
+        }
+        // The scheduler's events name the nodes, at the second each replacement started.
+        for (new, on, at) in replacements {
+            let message = format!(
+                "Successfully assigned {} to {}",
+                v.pods[new], v.nodes[on as usize]
+            );
+            assert!(
+                v.events
+                    .iter()
+                    .any(|e| e.0 == at && e.3 == "Scheduled" && e.5 == message),
+                "{message} at {at} s: {:?}",
+                v.events
+            );
+        }
+        // kubectl drain's output: the second storefront eviction is refused by the budget,
+        // retried 5 s later (once the first replacement runs), and the drain finishes when
+        // the last pod's 30 s grace period ends.
+        let drain: Vec<(i64, u8, &str)> = v
+            .events
+            .iter()
+            .filter(|e| e.1 != 0)
+            .map(|e| (e.0, e.1, e.5.as_str()))
+            .collect();
+        assert_eq!(
+            drain,
+            [
+                (0, 1, "node/acme-1 cordoned"),
+                (0, 1, "evicting pod acme/checkout-5f6d7c8b9-r4nvx"),
+                (0, 1, "evicting pod acme/storefront-7c9d8b6f4-k2x8p"),
+                (0, 1, "evicting pod acme/storefront-7c9d8b6f4-q7m4z"),
+                (
+                    0,
+                    2,
+                    "error when evicting pods/\"storefront-7c9d8b6f4-q7m4z\" -n \"acme\" (will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget."
+                ),
+                (5, 1, "evicting pod acme/storefront-7c9d8b6f4-q7m4z"),
+                (30, 1, "pod/checkout-5f6d7c8b9-r4nvx evicted"),
+                (30, 1, "pod/storefront-7c9d8b6f4-k2x8p evicted"),
+                (35, 1, "pod/storefront-7c9d8b6f4-q7m4z evicted"),
+                (35, 1, "node/acme-1 drained"),
+            ]
+        );
+        // At the end: acme-1 cordoned and empty, the pool holds all four acme pods.
+        let (nodes, pending) = v.at(v.until);
+        assert!(pending.is_empty());
+        let acme_1 = &nodes[acme1 as usize];
+        assert!(acme_1.cordoned && acme_1.pods.is_empty(), "{acme_1:?}");
+        assert_eq!(
+            nodes[acme2 as usize].pods.len() + nodes[acme3 as usize].pods.len(),
+            4
+        );
+        assert!(nodes[node("shared-1") as usize].pods.is_empty());
     }
 }
