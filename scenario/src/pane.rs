@@ -273,8 +273,9 @@ impl Panes {
 
 /// Splits one combined text into the two playground panes (for "open in playground"):
 /// each document goes to the Nodes pane when it holds nodes, bare taints or `kubectl
-/// taint` lines, otherwise to the Pods pane when it holds pods or bare tolerations;
-/// documents holding neither (events, unreadable text) are left out. `kubectl taint`
+/// taint` lines, otherwise to the Pods pane when it holds pods, bare tolerations,
+/// PodDisruptionBudgets or PriorityClasses; documents holding none of these (events,
+/// unreadable text) are left out. `kubectl taint`
 /// lines that follow each other are joined without a document separator.
 pub fn split_combined(text: &str, parsed: &Parsed) -> (String, String) {
     let lines: Vec<&str> = text.lines().collect();
@@ -288,11 +289,21 @@ pub fn split_combined(text: &str, parsed: &Parsed) -> (String, String) {
                 .taint_commands
                 .iter()
                 .any(|c| c.location.document == i);
+        // PodDisruptionBudgets and PriorityClasses are about pods (what-if drains wait
+        // for budgets, preemption reads priorities): they go with the pods, not lost.
         let holds_pods = parsed.workloads.iter().any(|w| w.location.document == i)
             || parsed
                 .toleration_lists
                 .iter()
-                .any(|l| l.location.document == i);
+                .any(|l| l.location.document == i)
+            || parsed
+                .disruption_budgets
+                .iter()
+                .any(|b| b.location.document == i)
+            || parsed
+                .priority_classes
+                .iter()
+                .any(|c| c.location.document == i);
         let from = d.line.saturating_sub(1).min(lines.len());
         let to = d.end_line.min(lines.len()).max(from);
         let body = lines.get(from..to).unwrap_or_default().join("\n");
@@ -372,6 +383,23 @@ mod tests {
             pods.contains("kind: Pod") && !pods.contains("kubectl"),
             "{pods}"
         );
+    }
+
+    #[test]
+    fn budgets_and_priority_classes_go_with_the_pods() {
+        let text = "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: web}\nspec: {minAvailable: 1, selector: {matchLabels: {app: web}}}\n---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\n";
+        let pane = ParsedPane::parse(text, PaneKind::Combined, KubeVersion::NEWEST);
+        assert_eq!(pane.parsed.disruption_budgets.len(), 1);
+        assert_eq!(pane.parsed.priority_classes.len(), 1);
+        let (nodes, pods) = split_combined(text, &pane.parsed);
+        assert!(nodes.contains("kind: Node") && !nodes.contains("PodDisruptionBudget"));
+        assert!(
+            pods.contains("kind: PodDisruptionBudget") && pods.contains("kind: PriorityClass"),
+            "{pods}"
+        );
+        let again = ParsedPane::parse(&pods, PaneKind::Pods, KubeVersion::NEWEST);
+        assert_eq!(again.parsed.disruption_budgets.len(), 1);
+        assert_eq!(again.parsed.priority_classes.len(), 1);
     }
 
     #[test]

@@ -18,6 +18,14 @@
 //! every diagnostic with its pane and location. The Node test in
 //! `wasm/js/test/node/parity.test.mjs` maps the npm package's output to the same shape
 //! and compares it with the summaries committed in `expected/`.
+//!
+//! What-if ([`what_if`], [`what_if_expected`]): the cases of `whatif/cases.json` (a
+//! paste, action lines, the last second) through the scenario's `what_if` as the
+//! playground's worker and the command line run it, from the playground's two panes and
+//! from the combined text; the result (the actions in their line form, the notes on the
+//! starting cluster and core's `Timeline` as serde writes it, or the error) is committed
+//! in `whatif/expected/`, and `wasm/js/test/node/whatif_parity.test.mjs` checks that npm
+//! `whatIf` gives the same JSON.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -28,7 +36,7 @@ use taintlab_core::{KubeVersion, Semantics, Taint, Toleration};
 use taintlab_input::{Location, Severity};
 use taintlab_scenario::{
     AdmissionOptions, FindingKind, NodeOrigin, Options, PaneKind, Panes, ParsedPane, PodOrigin,
-    Scenario, split_combined,
+    Scenario, format_action, parse_actions, split_combined,
 };
 
 /// The options of a fresh playground and of `analyze` without options: the newest
@@ -268,6 +276,51 @@ pub fn expected(paste: &str) -> Value {
         "panes": {"nodes": nodes, "pods": pods},
         "playground": summary(&scenario),
         "text": summary(&text(paste, &options)),
+    })
+}
+
+/// What a what-if run shows: `{actions, notes, timeline}` (the actions in their line
+/// form, `null` for one without a line; the messages of the notes on the starting
+/// cluster; core's `Timeline` as its serde derives write it, which npm `whatIf` returns
+/// too), or `{error: {argument, path, message}}` when the action lines cannot be read
+/// (`path` "actions", the message naming the line) or the simulation refuses them (core's
+/// field and message). npm throws the error as a `TaintlabError` whose message is
+/// `path: message`.
+pub fn what_if(scenario: &Scenario, actions: &str, until: i64) -> Value {
+    let list = match parse_actions(actions, scenario.semantics.version) {
+        Ok(list) => list,
+        Err(message) => {
+            return json!({"error": {"argument": "actions", "path": "actions", "message": message}});
+        }
+    };
+    match scenario.what_if(&list, until) {
+        Ok(timeline) => json!({
+            "actions": list.iter().map(format_action).collect::<Vec<_>>(),
+            "notes": scenario
+                .what_if_cluster()
+                .notes
+                .iter()
+                .map(|n| n.message.clone())
+                .collect::<Vec<_>>(),
+            "timeline": serde_json::to_value(&timeline).unwrap_or(Value::Null),
+        }),
+        Err(e) => json!({"error": {
+            "argument": if e.field.starts_with("actions") { "actions" } else { "input" },
+            "path": e.field,
+            "message": e.message,
+        }}),
+    }
+}
+
+/// Everything committed for one what-if case: the panes "Open in playground" fills, the
+/// run on the playground's panes and the run on the combined text (npm `whatIf(text)`).
+pub fn what_if_expected(paste: &str, actions: &str, until: i64) -> Value {
+    let options = default_options();
+    let (nodes, pods, scenario) = playground(paste, &options);
+    json!({
+        "panes": {"nodes": nodes, "pods": pods},
+        "playground": what_if(&scenario, actions, until),
+        "text": what_if(&text(paste, &options), actions, until),
     })
 }
 
