@@ -41,6 +41,10 @@ pub const WORD: &str = "taint-check";
 pub const ASSET_DIR: &str = "taintlab";
 /// The one-file element and the engine it loads from its own folder: all a page needs.
 pub const ASSETS: [&str; 2] = ["taint-check.js", "taintlab_bg.wasm"];
+/// The what-if module's wasm, which the element fetches from its own folder only for
+/// widgets in what-if mode (`what-if=...`): copied beside the two files when the package
+/// has it, so that such widgets work; a page without them never downloads it.
+pub const WHATIF_ASSET: &str = "taintlab_whatif_bg.wasm";
 
 /// Splits an info string into words as the element does (`fenceWords` in fence.js):
 /// spaces, commas and braces separate words outside single or double quotes.
@@ -319,7 +323,8 @@ fn walk(v: &mut Value, settings: &Settings, widgets: &mut usize, chapters: &mut 
 }
 
 /// Copies the element's two files from `from` (the npm package's `web/` folder) into
-/// `dest` (the book's `src/taintlab/`), each only when its bytes differ, so that
+/// `dest` (the book's `src/taintlab/`), and [`WHATIF_ASSET`] when `from` has it, each
+/// only when its bytes differ, so that
 /// `mdbook serve` does not rebuild in a loop. Returns the files written.
 pub fn install_assets(from: &Path, dest: &Path) -> Result<Vec<PathBuf>, String> {
     let mut written = Vec::new();
@@ -335,6 +340,14 @@ pub fn install_assets(from: &Path, dest: &Path) -> Result<Vec<PathBuf>, String> 
             )
         })?;
         let to = dest.join(name);
+        if fs::read(&to).ok().as_deref() != Some(&bytes[..]) {
+            fs::write(&to, &bytes).map_err(|e| format!("cannot write {}: {e}", to.display()))?;
+            written.push(to);
+        }
+    }
+    // Optional: a package built before the what-if mode has no such file.
+    if let Ok(bytes) = fs::read(from.join(WHATIF_ASSET)) {
+        let to = dest.join(WHATIF_ASSET);
         if fs::read(&to).ok().as_deref() != Some(&bytes[..]) {
             fs::write(&to, &bytes).map_err(|e| format!("cannot write {}: {e}", to.display()))?;
             written.push(to);

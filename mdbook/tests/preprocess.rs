@@ -6,7 +6,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use mdbook_taintlab::{
-    ASSETS, Settings, fence_words, install_assets, is_fence, preprocess, transform_chapter,
+    ASSETS, Settings, WHATIF_ASSET, fence_words, install_assets, is_fence, preprocess,
+    transform_chapter,
 };
 use pulldown_cmark::{Options, Parser, html};
 use serde_json::Value;
@@ -247,5 +248,17 @@ fn assets_are_copied_only_when_they_change() {
         install_assets(&from, &dest).unwrap(),
         [dest.join(ASSETS[0])]
     );
+    // The what-if module's wasm is copied when the package has it, and is not required.
+    assert!(!dest.join(WHATIF_ASSET).exists());
+    fs::write(from.join(WHATIF_ASSET), b"\0asm\x01\0\0\0what-if").unwrap();
+    assert_eq!(
+        install_assets(&from, &dest).unwrap(),
+        [dest.join(WHATIF_ASSET)]
+    );
+    assert_eq!(
+        fs::read(dest.join(WHATIF_ASSET)).unwrap(),
+        b"\0asm\x01\0\0\0what-if"
+    );
+    assert!(install_assets(&from, &dest).unwrap().is_empty());
     let _ = fs::remove_dir_all(dir);
 }

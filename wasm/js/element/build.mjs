@@ -25,16 +25,22 @@ const out = path.join(pkg, "web", "taint-check.js");
 const version = JSON.parse(fs.readFileSync(path.join(pkg, "package.json"), "utf8")).version;
 
 // In the one-file build the module sits beside the wasm: the element's
-// `new URL("../web/taintlab_bg.wasm", import.meta.url)` becomes "./taintlab_bg.wasm".
+// `new URL("../web/taintlab_bg.wasm", import.meta.url)` becomes "./taintlab_bg.wasm", and
+// the what-if module's wasm (fetched only by widgets in what-if mode) likewise
+// "./taintlab_whatif_bg.wasm".
+const WASM = ["taintlab_bg.wasm", "taintlab_whatif_bg.wasm"];
 const besideTheWasm = {
   name: "beside-the-wasm",
   setup(b) {
     b.onLoad({ filter: /element[\\/]taint-check\.js$/ }, (args) => {
-      const text = fs.readFileSync(args.path, "utf8");
-      const from = '"../web/taintlab_bg.wasm"';
-      const count = text.split(from).length - 1;
-      if (count !== 1) throw new Error(`expected one ${from} in ${args.path}, found ${count}`);
-      return { contents: text.replace(from, '"./taintlab_bg.wasm"'), loader: "js" };
+      let text = fs.readFileSync(args.path, "utf8");
+      for (const wasm of WASM) {
+        const from = `"../web/${wasm}"`;
+        const count = text.split(from).length - 1;
+        if (count !== 1) throw new Error(`expected one ${from} in ${args.path}, found ${count}`);
+        text = text.replace(from, `"./${wasm}"`);
+      }
+      return { contents: text, loader: "js" };
     });
   },
 };

@@ -3,7 +3,12 @@ export declare const TAINT_CHECK_WORD: "taint-check";
 /** A first line (`# taint-check: version=1.33`) that marks a plain YAML fence as a widget. */
 export declare const DIRECTIVE: RegExp;
 /** The options a fence may set, the element attribute each one becomes, and how it is checked. */
-export declare const FENCE_OPTIONS: Record<string, { attribute: string; switch?: boolean; check?: RegExp; expect?: string }>;
+export declare const FENCE_OPTIONS: Record<string, { attribute: string; switch?: boolean; check?: RegExp; expect?: string; bare?: string }>;
+/**
+ * The action lines of a `what-if` attribute or fence option (one per line or per `;`),
+ * joined with newlines as the playground's Actions box and share links hold them.
+ */
+export declare function whatIfLines(value: string | null | undefined): string;
 /** Splits an info string into words (spaces, commas and braces separate; quotes keep them). */
 export declare function fenceWords(info: string): string[];
 /** Whether a fenced code block (info string, text) is a `<taint-check>` widget. */

@@ -47,7 +47,28 @@ export const FENCE_OPTIONS = {
   playground: { attribute: "playground", check: /^\S+$/, expect: "the playground's URL" },
   loading: { attribute: "loading", check: /^(eager|lazy)$/, expect: "eager or lazy" },
   lang: { attribute: "lang", check: /^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/, expect: "a language tag such as zh-CN" },
+  // What-if mode: action lines in the form every edge shares (`at 60 taint n1
+  // k=v:NoExecute`, `drain n2 --ignore-daemonsets`, `fail n3`...), separated by `;` in a
+  // fence; a bare `what-if` starts with none. The lines themselves are read by the
+  // what-if module, which names the line that is wrong.
+  "what-if": { attribute: "what-if", check: /\S/, expect: "action lines such as `drain node1 --ignore-daemonsets`", bare: "" },
+  actions: { attribute: "what-if", check: /\S/, expect: "action lines such as `drain node1 --ignore-daemonsets`", bare: "" },
+  until: { attribute: "until", check: /^\d{1,6}$/, expect: "the last simulated second, a whole number such as 900" },
 };
+
+/**
+ * The action lines of a `what-if` attribute or fence option: one action per line or per
+ * `;` (a fence's info string is one line), blank ones dropped, joined with newlines as
+ * the playground's Actions box and share links hold them. No action line contains `;`:
+ * node names, taint keys and values cannot.
+ */
+export function whatIfLines(value) {
+  return String(value ?? "")
+    .split(/[;\r\n]+/)
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join("\n");
+}
 
 /** Splits an info string (or a directive's rest) into words; quotes keep spaces and commas. */
 export function fenceWords(info) {
@@ -123,6 +144,10 @@ export function fromFence(text, info = "") {
       if (value === null || value === "true") attributes[spec.attribute] = "";
       else if (value === "false") delete attributes[spec.attribute];
       else errors.push(`option \`${key}\` in the code fence is a switch: write \`${key}\` or \`${key}=false\`, not \`${word}\``);
+      continue;
+    }
+    if (value === null && "bare" in spec) {
+      attributes[spec.attribute] = spec.bare;
       continue;
     }
     if (value === null || !spec.check.test(value)) {

@@ -9,6 +9,10 @@ export interface PlaygroundState {
   version?: string;
   comparisonOperators: boolean;
   admission: { enabled: boolean };
+  /** What-if examples: the action lines and the last second (0: the playground picks). */
+  scenario?: { actions: string; until: number };
+  /** `"timeline"`: open on the What-if tab. */
+  tab?: "timeline";
 }
 export declare function base64url(bytes: Uint8Array): string;
 export declare function deflateRawStored(bytes: Uint8Array): Uint8Array;
@@ -29,5 +33,11 @@ export declare function playgroundState(input: {
   version?: string;
   comparisonOperators?: boolean;
   admission?: boolean;
+  /** Action lines of a what-if example (one per line); given, even empty, the state opens the What-if tab. */
+  actions?: string | null;
+  /** The last simulated second (0 or missing: the playground picks). */
+  until?: number;
 }): PlaygroundState;
+/** The action lines and last second a link's state carries, or null when it carries no actions. */
+export declare function whatIfFromState(state: Record<string, unknown> | null): { actions: string; until: number } | null;
 export declare function playgroundUrl(base: string | undefined, state: object): Promise<string>;

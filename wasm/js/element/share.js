@@ -115,11 +115,31 @@ export async function shareFragment(state) {
 /**
  * The playground state of an example: its two panes, the release, the gate and the
  * admission switch (the playground runs DefaultTolerationSeconds by default, like a cluster).
+ * A what-if example (`actions` given, even empty) also carries its action lines and last
+ * second as the playground's `scenario.actions` and `scenario.until` (web/src/store.rs
+ * `Scenario`; `until` 0 lets the playground pick the last action's second + 600), and
+ * opens on the What-if tab (`tab: "timeline"`).
  */
-export function playgroundState({ nodes, pods, version, comparisonOperators = false, admission = true }) {
+export function playgroundState({ nodes, pods, version, comparisonOperators = false, admission = true, actions, until }) {
   const state = { nodes, pods, comparisonOperators, admission: { enabled: admission } };
   if (version) state.version = version;
+  if (actions != null) {
+    state.scenario = { actions: String(actions), until: Number.isSafeInteger(until) && until > 0 ? until : 0 };
+    state.tab = "timeline";
+  }
   return state;
+}
+
+/**
+ * The what-if part of a state read from a link, as the playground reads it: the action
+ * lines and the last second (`scenario.actions`, `scenario.until`; missing fields are
+ * the playground's defaults, "" and 0), or null when the link carries no actions.
+ */
+export function whatIfFromState(state) {
+  const s = state && typeof state.scenario === "object" && state.scenario ? state.scenario : null;
+  const actions = typeof s?.actions === "string" ? s.actions : "";
+  const until = Number.isSafeInteger(s?.until) && s.until > 0 ? s.until : 0;
+  return actions.trim() || state?.tab === "timeline" ? { actions, until } : null;
 }
 
 /** The full "Open in playground" URL. */

@@ -1,8 +1,11 @@
 import type { Analysis } from "../web/taintlab.js";
+import type { WhatIfResult } from "../web/taintlab_whatif.js";
 
 /** Loads the engine once per page (every widget shares it). */
 export declare function loadEngine(): Promise<unknown>;
-export { fromFence, isFence, fenceWords, FENCE_OPTIONS, lostIndentation } from "./fence.js";
+/** Loads the what-if module once per page (only widgets in what-if mode call it). */
+export declare function loadWhatIf(): Promise<unknown>;
+export { fromFence, isFence, fenceWords, FENCE_OPTIONS, lostIndentation, whatIfLines } from "./fence.js";
 export type { Fence } from "./fence.js";
 /** The widget's languages (BCP 47 tags). */
 export declare const LANGS: readonly ["en", "zh-CN", "pt-BR"];
@@ -20,6 +23,8 @@ export declare function dedent(text: string): string;
 /** Detail of the `taint-check-render` event, fired after every render. */
 export interface TaintCheckRenderDetail {
   analysis: Analysis;
+  /** In what-if mode, `whatIf`'s result (null while there are no actions). */
+  whatIf: WhatIfResult | null;
   /** The widget's first live render. */
   first: boolean;
   /** `performance.now()` at the render. */
@@ -32,7 +37,9 @@ export interface TaintCheckRenderDetail {
  * Content: a child `<script type="application/yaml">` (or `<pre>`), or the `taints` and
  * `tolerations` attributes. Other attributes: `version`, `comparison-operators`,
  * `admission="off"`, `node-name`, `pod-name`, `heading`, `playground`, `loading="eager"`,
- * `lang`, `fence` (a code fence's info string, for a `<pre>` child).
+ * `lang`, `fence` (a code fence's info string, for a `<pre>` child), `what-if` (action
+ * lines, one per line or per `;`: what-if mode, set before the element is connected) and
+ * `until` (the last simulated second, default 1800).
  */
 export declare class TaintCheck extends HTMLElement {
   static readonly observedAttributes: string[];

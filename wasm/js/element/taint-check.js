@@ -13,15 +13,21 @@
 // Every widget on a page shares one instance of the engine, which is only loaded when the
 // first widget scrolls into view. Readers can edit the example; the verdict, the
 // explanation and, for NoExecute taints, the eviction timeline follow as they type.
+//
+// What-if mode: <taint-check what-if="drain node1 --ignore-daemonsets" until="900"> (action
+// lines, one per line or per `;`) simulates the whole cluster with the what-if module
+// (`taintlab/whatif`), which only widgets in this mode load, and shows per node the pods
+// evicted and their replacements, the pods still Pending with their FailedScheduling
+// message, and the summary.
 
 import init, { analyze } from "../web/taintlab.js";
 import { playgroundState, playgroundUrl } from "./share.js";
-import { fromFence, lostIndentation } from "./fence.js";
+import { fromFence, lostIndentation, whatIfLines } from "./fence.js";
 import { STRINGS, langFromTag, t as tr } from "./i18n.js";
 
 const hasString = (key) => key in STRINGS.en;
 
-export { fromFence, isFence, fenceWords, FENCE_OPTIONS, lostIndentation } from "./fence.js";
+export { fromFence, isFence, fenceWords, FENCE_OPTIONS, lostIndentation, whatIfLines } from "./fence.js";
 export { langFromTag, LANGS } from "./i18n.js";
 
 const settings = { playground: null };
@@ -44,6 +50,25 @@ let engine = null;
 export function loadEngine() {
   engine ??= init({ module_or_path: WASM_URL });
   return engine;
+}
+
+const WHATIF_WASM_URL = new URL("../web/taintlab_whatif_bg.wasm", import.meta.url);
+
+let whatIfModule = null;
+/** The what-if module's exports once loaded. */
+let whatIfExports = null;
+
+/**
+ * Loads the what-if module once per page, for widgets in what-if mode only: pages
+ * without such a widget never download it.
+ */
+export function loadWhatIf() {
+  whatIfModule ??= import("../web/taintlab_whatif.js").then(async (m) => {
+    await m.default({ module_or_path: WHATIF_WASM_URL });
+    whatIfExports = m;
+    return m;
+  });
+  return whatIfModule;
 }
 
 /** Removes the indentation HTML adds around embedded YAML, and blank lines at both ends. */
@@ -211,6 +236,9 @@ code { font-family: var(--_mono); font-size: .88em; background: var(--_surface);
 a { color: var(--_accent); }
 .timing { color: var(--_muted); }
 .playground[hidden] { display: none; }
+.wi-node + .wi-node { margin-top: .6em; }
+.wi-node .chip { margin-left: .4em; }
+.drain { font-family: var(--_mono); font-size: .8em; white-space: pre-wrap; margin: .3em 0 0; }
 `;
 
 // --- the element ---------------------------------------------------------------------
@@ -226,7 +254,7 @@ function unreadable(d) {
 
 class TaintCheck extends HTMLElement {
   static get observedAttributes() {
-    return ["taints", "tolerations", "version", "comparison-operators", "admission", "node-name", "pod-name", "playground", "heading", "lang"];
+    return ["taints", "tolerations", "version", "comparison-operators", "admission", "node-name", "pod-name", "playground", "heading", "lang", "what-if", "until"];
   }
 
   #shadow = null;
@@ -260,6 +288,7 @@ class TaintCheck extends HTMLElement {
       const field = this.#els[name];
       if (field) field.value = value ?? "";
     }
+    if (name === "what-if" && this.#els.actions) this.#els.actions.value = whatIfLines(value);
     if (name === "heading") this.#els.heading.textContent = value || this.#t("heading");
     if (name === "lang" || name === "playground") {
       this.refresh();
@@ -300,6 +329,14 @@ class TaintCheck extends HTMLElement {
     return langFromTag(at);
   }
 
+  /**
+   * Whether the widget is in what-if mode: it had a `what-if` attribute or fence option
+   * (even empty) when it was built, and so has an Actions box.
+   */
+  #whatIf() {
+    return Boolean(this.#els.actions);
+  }
+
   /** An attribute, or the option of the code fence it came from. */
   #attr(name) {
     return this.getAttribute(name) ?? this.#fence?.attributes[name] ?? null;
@@ -324,6 +361,12 @@ class TaintCheck extends HTMLElement {
         this.#els[name] = field;
         editor.append(h("label", null, label, field));
       }
+    }
+    if (this.#attr("what-if") !== null) {
+      const lines = whatIfLines(this.#attr("what-if"));
+      this.#els.actions = h("textarea", { class: "actions", spellcheck: "false", autocapitalize: "off", autocomplete: "off", rows: rows(lines) });
+      this.#els.actions.value = lines;
+      editor.append(h("label", null, this.#t("whatIfActions"), this.#els.actions));
     }
     editor.addEventListener("input", () => {
       clearTimeout(this.#timer);
@@ -378,7 +421,7 @@ class TaintCheck extends HTMLElement {
   async activate() {
     if (this.#live) return;
     try {
-      await loadEngine();
+      await Promise.all([loadEngine(), this.#whatIf() ? loadWhatIf() : null]);
     } catch (e) {
       this.#els.result.replaceChildren(h("p", { class: "error", text: this.#t("engineFailed", e?.message ?? e) }));
       return;
@@ -438,8 +481,30 @@ class TaintCheck extends HTMLElement {
       this.#renderError(unread);
       return;
     }
+    let whatIf = null;
+    let actions = null;
+    if (this.#whatIf()) {
+      this.#els.actions.removeAttribute("aria-invalid");
+      actions = whatIfLines(this.#els.actions.value);
+      const until = this.#attr("until");
+      if (actions) {
+        try {
+          whatIf = whatIfExports.whatIf(this.#input(), actions, until ? { ...options, until: Number(until) } : options);
+        } catch (e) {
+          if (e?.argument !== "actions") {
+            this.#renderError(e);
+            return;
+          }
+          this.#els.actions.setAttribute("aria-invalid", "true");
+          this.#renderProblem(this.#t("actionsWrong"), e.message, "actions");
+          this.#els.yaml?.removeAttribute("aria-invalid");
+          return;
+        }
+      }
+    }
     this.removeAttribute("data-problem");
-    this.#render(analysis);
+    if (actions === null) this.#render(analysis);
+    else this.#renderWhatIf(analysis, whatIf);
     const ms = performance.now() - started;
     this.#els.timing.textContent = `${ms < 1 ? "<1" : Math.round(ms)} ms`;
     const first = !this.#rendered;
@@ -449,7 +514,7 @@ class TaintCheck extends HTMLElement {
       performance.mark("taint-check:first-render");
     }
     this.dispatchEvent(
-      new CustomEvent("taint-check-render", { bubbles: true, composed: true, detail: { analysis, first, at: performance.now() } }),
+      new CustomEvent("taint-check-render", { bubbles: true, composed: true, detail: { analysis, whatIf, first, at: performance.now() } }),
     );
     // Text examples come back split into the playground's two panes; attribute examples
     // already are: the Nodes pane reads bare taints, the Pods pane bare tolerations.
@@ -460,6 +525,8 @@ class TaintCheck extends HTMLElement {
       version: analysis.kubernetesVersion,
       comparisonOperators: analysis.comparisonOperators,
       admission: analysis.admission,
+      actions,
+      until: whatIf?.timeline.until,
     });
     const base = this.#playgroundBase();
     this.#els.link.hidden = !base;
@@ -523,6 +590,84 @@ class TaintCheck extends HTMLElement {
       );
     }
     this.#els.result.replaceChildren(...out);
+  }
+
+  /** A pod's name as the widget writes it (the namespace unless it is `default`). */
+  #podLabel(p) {
+    return p.namespace && p.namespace !== "default" ? `${p.namespace}/${p.name}` : p.name;
+  }
+
+  /**
+   * The what-if result, compact: the summary, then per node the pods evicted (with what
+   * replaced them and where) and the pods placed there, the pods still Pending with their
+   * FailedScheduling message, kubectl drain's lines and the notes on the starting cluster.
+   */
+  #renderWhatIf(a, r) {
+    const version = a.kubernetesVersion.replace(/\.0$/, "");
+    this.#els.badge.textContent = `${this.#t("kubernetes", version)} \u00b7 ${this.#t("whatIf")}`;
+    if (!r) {
+      this.#els.result.replaceChildren(h("p", { class: "status", text: this.#t("noActions") }));
+      return;
+    }
+    const tl = r.timeline;
+    const s = tl.summary;
+    const label = (i) => this.#podLabel(tl.pods[i]);
+    const running = (i) => tl.spans.find((x) => x.pod === i && x.state === "running" && x.node !== null);
+    // Placed during the run: a replacement, a pod created later, or one that waited.
+    const arrived = (i) => {
+      const x = running(i);
+      const p = tl.pods[i];
+      return x && (p.replaces !== null || p.created > 0 || x.from > 0 || tl.spans.some((y) => y.pod === i && y.state === "pending")) ? x : null;
+    };
+    const bad = s.stillPending.length > 0 || s.drainsUnfinished;
+    const out = [
+      h("p", { class: `verdict ${bad ? "bad" : "ok"}`, "data-evicted": s.evicted, "data-rescheduled": s.rescheduled, "data-pending": s.stillPending.length },
+        h("span", { class: "icon", text: bad ? "\u2717" : "\u2713" }),
+        this.#t("whatIfSummary", s.evicted, s.rescheduled, s.stillPending.length) + (s.drainsUnfinished ? ` ${this.#t("drainUnfinished")}` : "")),
+    ];
+    tl.nodes.forEach((name, n) => {
+      const last = tl.nodeChanges.filter((c) => c.node === n).pop();
+      const chips = [];
+      if (last && !last.exists) chips.push("wiNodeDeleted");
+      else if (last && !last.ready) chips.push("wiNodeNotReady");
+      if (last?.exists && last.unschedulable) chips.push("wiNodeCordoned");
+      const items = [];
+      for (const x of tl.spans) {
+        if (x.node !== n || x.state !== "terminating") continue;
+        const next = tl.pods.findIndex((p) => p.replaces === x.pod);
+        const landed = next < 0 ? null : running(next);
+        const li = h("li", { class: "bad", "data-pod": tl.pods[x.pod].name, "data-cause": x.cause },
+          this.#t("wiEvicted", label(x.pod), this.#t(`cause.${x.cause}`), x.from));
+        li.append(h("div", { class: "misses", "data-replacement": next < 0 ? null : tl.pods[next].name, text: next < 0 ? this.#t("wiNotReplaced")
+          : landed ? this.#t("wiReplacedOn", label(next), tl.nodes[landed.node], landed.from) : this.#t("wiReplacedPending", label(next)) }));
+        items.push(li);
+      }
+      tl.pods.forEach((p, i) => {
+        const x = arrived(i);
+        if (x?.node === n) {
+          items.push(h("li", { class: "ok", "data-pod": p.name, "data-arrived": x.from },
+            this.#t("wiArrived", label(i), x.from) + (p.replaces === null ? "" : this.#t("wiReplaces", label(p.replaces)))));
+        }
+      });
+      if (!items.length) items.push(h("li", { class: "muted", text: this.#t("wiQuiet") }));
+      out.push(h("section", { class: "wi-node", "data-node": name },
+        h("span", { class: "node-name", text: name }), chips.map((c) => h("span", { class: "chip", text: this.#t(c) })),
+        h("ul", null, items)));
+    });
+    for (const p of s.stillPending) {
+      out.push(h("section", { class: "pod", "data-pod": tl.pods[p.pod].name, "data-verdict": "pending" },
+        h("p", { class: "verdict bad" }, h("span", { class: "icon", text: "\u2717" }), this.#t("wiStillPending", label(p.pod))),
+        h("div", { class: "event", title: this.#t("eventTitle"), text: `Warning  FailedScheduling  ${p.message}` })));
+    }
+    const drain = tl.events.filter((e) => e.source !== "Event");
+    if (drain.length) {
+      out.push(h("details", { class: "blocks" }, h("summary", null, h("span", { text: this.#t("drainOutput") })),
+        h("pre", { class: "drain", text: drain.map((e) => `${e.at} s  ${e.message}`).join("\n") })));
+    }
+    if (r.notes.length) out.push(h("div", { class: "notes" }, h("ul", null, r.notes.map((n) => h("li", null, n.line ? this.#t("lineN", n.line) : "", n.message)))));
+    this.#els.result.replaceChildren(...out);
+    this.#els.timing.dataset.until = tl.until;
+    this.#els.timing.title = this.#t("simulated", tl.until);
   }
 
   #pod(pod, a) {

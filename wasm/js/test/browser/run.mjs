@@ -17,6 +17,7 @@ import path from "node:path";
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { serve } from "../server.mjs";
+import { whatIfChecks } from "./whatif.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../../../..");
@@ -28,6 +29,7 @@ const FIRST_RENDER_BUDGET_MS = 300;
 
 const routes = [["/taintlab/", PKG]];
 if (CONSUMER) routes.push(["/consumer/", CONSUMER]);
+routes.push(["/whatif-page/", here]);
 routes.push(["/", DOCS]);
 const server = await serve(routes);
 const browser = await chromium.launch({
@@ -191,6 +193,7 @@ await check("one wasm download serves every widget", async () => {
   const wasm = server.requests.filter((r) => r.endsWith("taintlab_bg.wasm"));
   assert.equal(wasm.length, 1, wasm.join(", "));
   assert.ok(!server.requests.some((r) => r.includes("taintlab_tools") || r.includes("taintlab_policy")), "the tools and policy modules are never loaded");
+  assert.ok(!server.requests.some((r) => r.includes("taintlab_whatif")), "a page without what-if widgets never loads the what-if module");
 });
 
 await check("Open in playground carries the example in the URL fragment (share format v1)", async () => {
@@ -260,6 +263,8 @@ await check("without JavaScript the YAML shows as a static fallback", async () =
   await p.screenshot({ path: path.join(SHOTS, "docs-nojs.png") });
   await ctx.close();
 });
+
+await whatIfChecks({ browser, server, check, open, shots: SHOTS });
 
 if (CONSUMER) {
   await check("a fresh web page that installed the tarball works", async () => {

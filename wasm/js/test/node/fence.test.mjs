@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { fromFence, isFence, fenceWords, DIRECTIVE, FENCE_OPTIONS } from "../../element/fence.js";
+import { fromFence, isFence, fenceWords, DIRECTIVE, FENCE_OPTIONS, whatIfLines } from "../../element/fence.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { cases } = JSON.parse(fs.readFileSync(path.resolve(here, "../../../../tests/docsites/common/fences.json"), "utf8"));
@@ -45,7 +45,21 @@ test("the directive: only a whole word after #", () => {
 
 test("every option maps to an attribute the element observes", () => {
   const attrs = new Set(Object.values(FENCE_OPTIONS).map((o) => o.attribute));
-  for (const a of ["version", "comparison-operators", "admission", "node-name", "pod-name", "heading", "playground", "loading", "lang"]) assert.ok(attrs.has(a), a);
+  for (const a of ["version", "comparison-operators", "admission", "node-name", "pod-name", "heading", "playground", "loading", "lang", "what-if", "until"]) assert.ok(attrs.has(a), a);
+  // And the element observes every attribute an option sets.
+  const element = fs.readFileSync(path.resolve(here, "../../element/taint-check.js"), "utf8");
+  const observed = element.match(/return \[("[^\]]*")\];/)[1].split(",").map((w) => JSON.parse(w.trim()));
+  for (const a of attrs) if (a !== "loading") assert.ok(observed.includes(a), `observedAttributes lacks ${a}`);
+});
+
+test("what-if action lines: one per line or per `;`, blank ones dropped", () => {
+  assert.equal(whatIfLines("at 0 drain n1 --ignore-daemonsets; at 60 fail n2"), "at 0 drain n1 --ignore-daemonsets\nat 60 fail n2");
+  assert.equal(whatIfLines("  cordon n1 \r\n\n ;; scale deployment/web 3 -n shop;"), "cordon n1\nscale deployment/web 3 -n shop");
+  assert.equal(whatIfLines(""), "");
+  assert.equal(whatIfLines(null), "");
+  const r = fromFence("x: 1\n", "yaml taint-check what-if=\"at 0 drain n1 --grace-period=5\" until=-1");
+  assert.deepEqual(r.attributes, { "what-if": "at 0 drain n1 --grace-period=5" });
+  assert.match(r.errors[0], /option `until` in the code fence needs the last simulated second, a whole number such as 900, not `-1`/);
 });
 
 test("later options win; a switch can be turned off", () => {
