@@ -188,6 +188,35 @@ fn is_event_line(line: &str) -> bool {
         && t[..1].chars().all(|c| c.is_ascii_lowercase()))
 }
 
+/// A message line and the lines that continue it: while a line ends in the head's
+/// colon (`0/6 nodes are available:`) or in a comma between reasons, the next line,
+/// unless blank or a fence, is more of the same message (one reason a line as a page
+/// lays it out, or a break inside a reason such as `{k: v}, ` / `that the pod didn't
+/// tolerate`). Returns the joined text, its line count and the offset after it.
+fn wrapped_message(lines: &Lines<'_>, first: &str, mut next: usize) -> (String, usize, usize) {
+    let open = |l: &str| {
+        let t = l.trim_end();
+        t.ends_with(',') || t.ends_with("nodes are available:")
+    };
+    let mut joined = first.to_string();
+    let mut count = 1;
+    let mut last = first;
+    while open(last) && next < lines.text.len() {
+        let (l, nx) = lines.at(next);
+        let t = l.trim();
+        if t.is_empty() || t.starts_with("```") || t.starts_with("~~~") {
+            break;
+        }
+        joined.truncate(joined.trim_end().len());
+        joined.push('\n');
+        joined.push_str(t);
+        count += 1;
+        last = l;
+        next = nx;
+    }
+    (joined, count, next)
+}
+
 /// Leading spaces and tabs of a line.
 fn indent_of(line: &str) -> usize {
     line.len() - line.trim_start_matches([' ', '\t']).len()
@@ -692,16 +721,16 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
             let (second, after) = c.lines.at(next);
             let two = line.trim_end().ends_with("failed to fit in any node")
                 && second.trim_start().starts_with("fit failure");
-            let doc = c.new_doc(Form::EventMessage, i + 1, i + 1 + usize::from(two));
-            let ev = if two {
-                let joined = format!("{}\n{}", line.trim_end(), second.trim());
-                event::parse_message(&joined, Location::at(doc, i + 1, 1))
+            let (joined, lines, end) = if two {
+                (format!("{}\n{}", line.trim_end(), second.trim()), 2, after)
             } else {
-                event::parse_message(line, Location::at(doc, i + 1, 1))
+                wrapped_message(&c.lines, line, next)
             };
+            let doc = c.new_doc(Form::EventMessage, i + 1, i + lines);
+            let ev = event::parse_message(&joined, Location::at(doc, i + 1, 1));
             c.out.events.push(ev);
-            i += 1 + usize::from(two);
-            off = if two { after } else { next };
+            i += lines;
+            off = end;
             continue;
         }
         if mode == Mode::Table
@@ -1384,6 +1413,43 @@ mod tests {
         assert!(!is_event_line(
             "  \"message\": \"0/3 nodes are available: 3 Insufficient cpu.\","
         ));
+    }
+
+    #[test]
+    fn wrapped_messages_are_joined() {
+        // One reason a line under the head, as a page lays out a describe row.
+        let text = "Warning  FailedScheduling  4m  default-scheduler  0/6 nodes are available:\n  3 Insufficient memory,\n  1 node(s) had taint {a: b}, that the pod didn't tolerate,\n  2 node(s) didn't match Pod's node affinity/selector.\n  Normal   Pulled  1m  kubelet  done\n";
+        let lines = Lines { text };
+        let (first, next) = lines.at(0);
+        let (joined, count, end) = wrapped_message(&lines, first, next);
+        assert_eq!(count, 4);
+        assert_eq!(&text[end..], "  Normal   Pulled  1m  kubelet  done\n");
+        assert!(joined.ends_with("\n2 node(s) didn't match Pod's node affinity/selector."));
+        let p = crate::parse(text);
+        assert_eq!(p.events.len(), 1);
+        let fit = p.events[0].fit.as_ref().unwrap();
+        assert_eq!((fit.total_nodes, fit.reasons.len()), (6, 3));
+        // A break inside a reason, after the comma of `{k: v}, `; a fence ends it.
+        let text = "```\n0/5 nodes are available: 2 node(s) had taint {a: b}, \nthat the pod didn't tolerate, 3 node(s) had volume node affinity conflict.\n```\n";
+        let p = crate::parse(text);
+        assert_eq!(p.events.len(), 1);
+        let fit = p.events[0].fit.as_ref().unwrap();
+        assert_eq!(
+            fit.reasons[0].reason,
+            "node(s) had taint {a: b}, that the pod didn't tolerate"
+        );
+        assert_eq!(fit.reasons.len(), 2);
+        // A complete message is not joined with the line under it, nor one whose
+        // continuation is blank or a fence.
+        for text in [
+            "0/2 nodes are available: 2 Insufficient cpu.\n3 Insufficient memory,\n",
+            "0/2 nodes are available:\n\n2 Insufficient cpu.\n",
+            "0/2 nodes are available: 1 Insufficient cpu,\n```\n",
+        ] {
+            let lines = Lines { text };
+            let (first, next) = lines.at(0);
+            assert_eq!(wrapped_message(&lines, first, next).1, 1, "{text:?}");
+        }
     }
 
     #[test]
