@@ -23,7 +23,7 @@ use serde_json::Value;
 use taintlab_parity::what_if;
 use taintlab_scenario::{PaneKind, Panes, Scenario};
 use taintlab_web::analysis::state_options;
-use taintlab_web::share::{decode_fragment, encode_fragment};
+use taintlab_web::share::{b64_encode, decode_fragment, encode_fragment};
 use taintlab_web::store::{State, Tab};
 
 fn dir(name: &str) -> PathBuf {
@@ -140,4 +140,46 @@ fn a_link_without_actions_opens_no_what_if() {
     assert_eq!(state.scenario.actions, "");
     assert_eq!(state.scenario.until, 0);
     assert_eq!(state.tab, Tab::Results);
+}
+
+/// A fragment carrying `json` as the element builds it without CompressionStream: one
+/// stored deflate block, base64url (`deflateRawStored` in share.js).
+fn stored_fragment(json: &str) -> String {
+    let bytes = json.as_bytes();
+    let n = u16::try_from(bytes.len()).expect("one stored block");
+    let mut packed = vec![1, n as u8, (n >> 8) as u8, !n as u8, (!n >> 8) as u8];
+    packed.extend_from_slice(bytes);
+    format!("v=1&s={}", b64_encode(&packed))
+}
+
+/// The decoder reads every what-if field as the element's `whatIfFromState` does, or
+/// refuses the link where it throws (`whatif-fields.json`, read by the Node test too).
+#[test]
+fn what_if_fields_are_read_as_the_element_reads_them() {
+    let fixture = json(dir("share").join("whatif-fields.json"));
+    let cases = fixture["cases"].as_array().expect("cases");
+    assert!(cases.len() >= 10);
+    for c in cases {
+        let got = decode_fragment(&stored_fragment(&c["state"].to_string()));
+        match c["read"].as_object() {
+            Some(read) => {
+                let state = got
+                    .unwrap_or_else(|e| panic!("{}: {e:?}", c["state"]))
+                    .expect("a state");
+                assert_eq!(
+                    state.scenario.actions,
+                    read["actions"].as_str().unwrap(),
+                    "{}",
+                    c["state"]
+                );
+                assert_eq!(
+                    state.scenario.until,
+                    read["until"].as_i64().unwrap(),
+                    "{}",
+                    c["state"]
+                );
+            }
+            None => assert!(got.is_err(), "{} should be refused", c["state"]),
+        }
+    }
 }

@@ -38,6 +38,9 @@ export declare function playgroundState(input: {
   /** The last simulated second (0 or missing: the playground picks). */
   until?: number;
 }): PlaygroundState;
-/** The action lines and last second a link's state carries, or null when it carries no actions. */
-export declare function whatIfFromState(state: Record<string, unknown> | null): { actions: string; until: number } | null;
+/**
+ * The action lines and last second a link's state carries, as the playground's decoder
+ * reads them ("" and 0 when missing); throws where the decoder refuses the link.
+ */
+export declare function whatIfFromState(state: Record<string, unknown> | null): { actions: string; until: number };
 export declare function playgroundUrl(base: string | undefined, state: object): Promise<string>;

@@ -131,15 +131,20 @@ export function playgroundState({ nodes, pods, version, comparisonOperators = fa
 }
 
 /**
- * The what-if part of a state read from a link, as the playground reads it: the action
- * lines and the last second (`scenario.actions`, `scenario.until`; missing fields are
- * the playground's defaults, "" and 0), or null when the link carries no actions.
+ * The what-if part of a state read from a link, exactly as the playground's decoder reads
+ * it (web/src/store.rs `Scenario`, serde defaults): `{actions, until}` with "" and 0 for
+ * missing fields (`until` 0 or less: the playground picks the last action's second +
+ * 600). Throws where the decoder refuses the whole link: `scenario` not an object,
+ * `actions` not a string, `until` not a whole number.
  */
 export function whatIfFromState(state) {
-  const s = state && typeof state.scenario === "object" && state.scenario ? state.scenario : null;
-  const actions = typeof s?.actions === "string" ? s.actions : "";
-  const until = Number.isSafeInteger(s?.until) && s.until > 0 ? s.until : 0;
-  return actions.trim() || state?.tab === "timeline" ? { actions, until } : null;
+  const s = state?.scenario;
+  if (s === undefined) return { actions: "", until: 0 };
+  if (s === null || typeof s !== "object" || Array.isArray(s)) throw new Error("scenario: expected an object");
+  const { actions = "", until = 0 } = s;
+  if (typeof actions !== "string") throw new Error("scenario.actions: expected a string");
+  if (!Number.isSafeInteger(until)) throw new Error("scenario.until: expected a whole number of seconds");
+  return { actions, until };
 }
 
 /** The full "Open in playground" URL. */
