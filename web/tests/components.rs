@@ -490,3 +490,346 @@ async fn each_block_says_what_it_was_read_as_and_what_was_read_from_it() {
     assert_eq!(count(&root, "#nodes-blocks li[data-form=\"YAML\"]"), 1);
     assert!(text(&root, "#nodes-blocks li:nth-child(1)").contains("YAML: 3 node(s)"));
 }
+
+/// Sets a `<select>`'s value and sends the change event a user's pick sends.
+fn choose(root: &Element, sel: &str, value: &str) {
+    let s: HtmlSelectElement = q(root, sel).dyn_into().expect("select");
+    s.set_value(value);
+    assert_eq!(s.value(), value, "{sel} has no option {value}");
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    s.dispatch_event(&web_sys::Event::new_with_event_init_dict("change", &init).expect("event"))
+        .expect("dispatch");
+}
+
+/// Moves the What-if scrubber to second `at` (the input and change events of a drag).
+fn scrub(root: &Element, at: i64) {
+    let i: web_sys::HtmlInputElement = q(root, "input.wi-scrub").dyn_into().expect("range");
+    i.set_value(&at.to_string());
+    let init = web_sys::InputEventInit::new();
+    init.set_bubbles(true);
+    i.dispatch_event(
+        &web_sys::InputEvent::new_with_event_init_dict("input", &init).expect("event"),
+    )
+    .expect("dispatch");
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    i.dispatch_event(&web_sys::Event::new_with_event_init_dict("change", &init).expect("event"))
+        .expect("dispatch");
+}
+
+/// `data-pod` of every element `sel` matches, in page order.
+fn pods_of(root: &Element, sel: &str) -> Vec<String> {
+    let Ok(list) = root.query_selector_all(sel) else {
+        return Vec::new();
+    };
+    (0..list.length())
+        .filter_map(|i| list.item(i))
+        .filter_map(|n| n.dyn_into::<Element>().ok())
+        .filter_map(|e| e.get_attribute("data-pod"))
+        .collect()
+}
+
+/// Texts of every element `sel` matches.
+fn texts(root: &Element, sel: &str) -> Vec<String> {
+    let Ok(list) = root.query_selector_all(sel) else {
+        return Vec::new();
+    };
+    (0..list.length())
+        .filter_map(|i| list.item(i))
+        .filter_map(|n| n.text_content())
+        .collect()
+}
+
+/// `kubectl drain`'s lines as the What-if tab prints them (`   Ns  line`), as
+/// `(second, line)`.
+fn drain_lines(root: &Element) -> Vec<(i64, String)> {
+    text_now(root, "pre.wi-drain")
+        .lines()
+        .filter_map(|l| {
+            let (at, line) = l.trim_start().split_once("s  ")?;
+            Some((at.parse().ok()?, line.to_string()))
+        })
+        .collect()
+}
+
+fn actions_text(root: &Element) -> String {
+    let ta: HtmlTextAreaElement = q(root, "textarea.wi-actions").dyn_into().expect("textarea");
+    ta.value()
+}
+
+/// The What-if tab's answer for the current action lines: the tab is idle and shows a
+/// timeline whose summary contains `summary`.
+async fn what_if_answer(root: &Element, summary: &str) {
+    let deadline = js_sys::Date::now() + 20_000.0;
+    while !(has(root, "section.whatif[aria-busy=\"false\"] .wi-result")
+        && text_now(root, ".wi-summary").contains(summary))
+    {
+        assert!(
+            js_sys::Date::now() < deadline,
+            "timed out waiting for the What-if timeline with \"{summary}\"; the tab shows: {}",
+            root.query_selector("section.whatif")
+                .ok()
+                .flatten()
+                .map(|e| e.outer_html())
+                .unwrap_or_else(|| "no What-if section".into())
+                .chars()
+                .take(3000)
+                .collect::<String>()
+        );
+        yew::platform::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
+const STOREFRONT: [&str; 3] = [
+    "acme/storefront-7c9d8b6f4-k2x8p",
+    "acme/storefront-7c9d8b6f4-q7m4z",
+    "acme/storefront-7c9d8b6f4-w9tl5",
+];
+const CHECKOUT: &str = "acme/checkout-5f6d7c8b9-r4nvx";
+
+#[wasm_bindgen_test]
+async fn the_multi_tenant_example_drains_acme_1_onto_its_own_pool_and_one_eviction_waits() {
+    let root = mount().await;
+    load_example(&root, "multi-tenant").await;
+    // The example opens the What-if tab on its drain.
+    until("the What-if tab", || has(&root, "section.whatif")).await;
+    assert_eq!(
+        actions_text(&root).trim(),
+        "at 0 drain acme-1 --ignore-daemonsets"
+    );
+    what_if_answer(&root, "Evicted 3, rescheduled 3, still Pending 0.").await;
+    assert!(!has(&root, "ul.wi-pending li"));
+    // Lanes: the three pods of acme-1 end terminating there; storefront's second
+    // replica keeps running until 5 s, while the budget refuses its eviction.
+    let lane = |node: &str, bar: &str| {
+        pods_of(
+            &root,
+            &format!("div.lane[data-node=\"{node}\"] span.bar.{bar}"),
+        )
+    };
+    let mut on_acme_1 = lane("acme-1", "terminating");
+    on_acme_1.sort();
+    assert_eq!(on_acme_1, [CHECKOUT, STOREFRONT[0], STOREFRONT[1]]);
+    let waiting = q(
+        &root,
+        &format!(
+            "div.lane[data-node=\"acme-1\"] span.bar.running[data-pod=\"{}\"]",
+            STOREFRONT[1]
+        ),
+    );
+    assert_eq!(
+        waiting.get_attribute("title").as_deref(),
+        Some(&*format!("{}  0s–5s", STOREFRONT[1]))
+    );
+    // Every replacement runs on another acme node: checkout's on acme-2 (beside
+    // storefront's third replica), both storefront replacements on acme-3.
+    let acme_2 = lane("acme-2", "running");
+    assert_eq!(acme_2.len(), 2, "{acme_2:?}");
+    assert!(acme_2.contains(&STOREFRONT[2].to_string()), "{acme_2:?}");
+    assert!(
+        acme_2
+            .iter()
+            .any(|p| p.starts_with("acme/checkout-") && p != CHECKOUT),
+        "{acme_2:?}"
+    );
+    let acme_3 = lane("acme-3", "running");
+    assert_eq!(acme_3.len(), 2, "{acme_3:?}");
+    assert!(
+        acme_3
+            .iter()
+            .all(|p| p.starts_with("acme/storefront-") && !STOREFRONT.contains(&p.as_str())),
+        "{acme_3:?}"
+    );
+    // The other tenant's pool keeps its own pods only; the shared node and the Pending
+    // lane stay empty.
+    for node in ["globex-1", "globex-2"] {
+        let pods = pods_of(&root, &format!("div.lane[data-node=\"{node}\"] span.bar"));
+        assert_eq!(pods.len(), 1, "{node}: {pods:?}");
+        assert!(pods[0].starts_with("globex/ledger-"), "{node}: {pods:?}");
+    }
+    assert!(pods_of(&root, "div.lane[data-node=\"shared-1\"] span.bar").is_empty());
+    assert!(pods_of(&root, "div.lane.pending-lane span.bar").is_empty());
+    // The scheduler's events: three replacements, each on acme-2 or acme-3.
+    let scheduled = texts(&root, "details.wi-events tr[data-reason=\"Scheduled\"]");
+    assert_eq!(scheduled.len(), 3, "{scheduled:?}");
+    assert_eq!(
+        scheduled
+            .iter()
+            .filter(|e| e.ends_with(" to acme-3"))
+            .count(),
+        2,
+        "{scheduled:?}"
+    );
+    assert_eq!(
+        scheduled
+            .iter()
+            .filter(|e| e.ends_with(" to acme-2"))
+            .count(),
+        1,
+        "{scheduled:?}"
+    );
+    // kubectl drain's lines: refused by the budget at 0, retried at 5, drained at 35.
+    let lines = drain_lines(&root);
+    let refused = "error when evicting pods/\"storefront-7c9d8b6f4-q7m4z\" -n \"acme\" (will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget.";
+    for expected in [
+        (0, "node/acme-1 cordoned"),
+        (0, refused),
+        (5, "evicting pod acme/storefront-7c9d8b6f4-q7m4z"),
+        (35, "pod/storefront-7c9d8b6f4-q7m4z evicted"),
+        (35, "node/acme-1 drained"),
+    ] {
+        assert!(
+            lines.iter().any(|(at, l)| (*at, l.as_str()) == expected),
+            "{expected:?} in {lines:?}"
+        );
+    }
+    assert_eq!(
+        lines.last().map(|l| l.1.as_str()),
+        Some("node/acme-1 drained")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_scrubber_shows_the_waiting_eviction_still_running_then_terminating() {
+    let root = mount().await;
+    load_example(&root, "multi-tenant").await;
+    what_if_answer(&root, "Evicted 3").await;
+    let row = "table.wi-at-table tr[data-node=\"acme-1\"]";
+    let chips = |terminating: bool| {
+        let sel = if terminating {
+            format!("{row} span.pod-chip.terminating")
+        } else {
+            format!("{row} span.pod-chip:not(.terminating)")
+        };
+        let mut v = texts(&root, &sel);
+        v.sort();
+        v
+    };
+    // At 3 s: acme-1 is cordoned, two pods are terminating, the one whose eviction the
+    // budget refused still runs.
+    scrub(&root, 3);
+    until("the cluster at 3 s", || {
+        text_now(&root, "table.wi-at-table caption") == "Cluster at 3 s" && chips(false).len() == 1
+    })
+    .await;
+    assert!(text(&root, row).contains("SchedulingDisabled"));
+    assert_eq!(chips(true), [CHECKOUT, STOREFRONT[0]]);
+    assert_eq!(chips(false), [STOREFRONT[1]]);
+    // At 6 s its retried eviction went through.
+    scrub(&root, 6);
+    until("the cluster at 6 s", || {
+        text_now(&root, "table.wi-at-table caption") == "Cluster at 6 s" && chips(false).is_empty()
+    })
+    .await;
+    assert_eq!(chips(true), [CHECKOUT, STOREFRONT[0], STOREFRONT[1]]);
+    // At 40 s acme-1 is empty; the acme pool holds all four acme pods.
+    scrub(&root, 40);
+    until("the cluster at 40 s", || {
+        text_now(&root, "table.wi-at-table caption") == "Cluster at 40 s" && chips(true).is_empty()
+    })
+    .await;
+    let pool: usize = ["acme-2", "acme-3"]
+        .iter()
+        .map(|n| {
+            count(
+                &root,
+                &format!("table.wi-at-table tr[data-node=\"{n}\"] span.pod-chip"),
+            ) as usize
+        })
+        .sum();
+    assert_eq!(pool, 4);
+    assert_eq!(
+        count(
+            &root,
+            "table.wi-at-table tr[data-node=\"shared-1\"] span.pod-chip"
+        ),
+        0
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_node_form_appends_action_lines_and_errors_and_pending_pods_are_shown() {
+    let root = mount().await;
+    load_example(&root, "multi-tenant").await;
+    what_if_answer(&root, "Evicted 3").await;
+    // Start over: no action lines, no timeline.
+    type_into(&root, "textarea.wi-actions", "");
+    until("the empty What-if tab", || {
+        !has(&root, ".wi-result")
+            && text_now(&root, "section.whatif").contains("Pick a node and an action")
+    })
+    .await;
+    // Drain acme-2 at 10 s with the node form (its nodes come from the pasted cluster).
+    until("acme-2 in the node picker", || {
+        has(&root, "select.wi-node option[value=\"acme-2\"]")
+    })
+    .await;
+    set_input(&root, "input.wi-at", "10");
+    choose(&root, "select.wi-kind", "drain");
+    choose(&root, "select.wi-node", "acme-2");
+    // The form has re-rendered with the picks (the button's handler is the new one).
+    until("the form with acme-2 picked", || {
+        has(&root, "select.wi-node option[value=\"acme-2\"][selected]")
+            && has(&root, "fieldset.drain-flags")
+    })
+    .await;
+    click(&root, "button.wi-add");
+    until("the appended line", || {
+        actions_text(&root).trim() == "at 10 drain acme-2 --ignore-daemonsets"
+    })
+    .await;
+    // acme-2's storefront replica goes to acme-3 (the emptiest acme node); checkout
+    // stays on acme-1.
+    what_if_answer(&root, "Evicted 1, rescheduled 1, still Pending 0.").await;
+    let acme_3 = pods_of(&root, "div.lane[data-node=\"acme-3\"] span.bar.running");
+    assert_eq!(acme_3.len(), 1, "{acme_3:?}");
+    assert!(acme_3[0].starts_with("acme/storefront-"), "{acme_3:?}");
+    assert!(drain_lines(&root).contains(&(
+        10,
+        "evicting pod acme/storefront-7c9d8b6f4-w9tl5".to_string()
+    )));
+    // A misspelt action: the error names the line and the word.
+    type_into(
+        &root,
+        "textarea.wi-actions",
+        "at 10 drain acme-2 --ignore-daemonsets\nat 20 drian acme-1\n",
+    );
+    until("the action line's error", || has(&root, ".wi-errors")).await;
+    let error = text(&root, ".wi-errors");
+    assert!(
+        error.contains("line 2: unknown action \"drian\""),
+        "{error}"
+    );
+    // The whole acme pool drained: nowhere is left for acme's pods, which stay Pending
+    // with the scheduler's message, and the budget keeps a drain from finishing.
+    type_into(
+        &root,
+        "textarea.wi-actions",
+        "at 0 drain acme-1 --ignore-daemonsets\nat 0 drain acme-2 --ignore-daemonsets\nat 0 drain acme-3 --ignore-daemonsets\n",
+    );
+    until("pods left Pending", || {
+        has(
+            &root,
+            "section.whatif[aria-busy=\"false\"] ul.wi-pending li",
+        )
+    })
+    .await;
+    let pending = texts(&root, "ul.wi-pending li");
+    assert!(!pending.is_empty());
+    for p in &pending {
+        assert!(p.starts_with("acme/"), "{p}");
+        assert!(
+            p.contains("0/6 nodes are available:")
+                && p.contains("node(s) were unschedulable")
+                && p.contains("node(s) didn't match Pod's node affinity/selector"),
+            "{p}"
+        );
+    }
+    assert!(text(&root, ".wi-summary").contains("A drain had not finished."));
+    assert!(
+        pods_of(&root, "div.lane.pending-lane span.bar")
+            .iter()
+            .all(|p| p.starts_with("acme/"))
+    );
+}

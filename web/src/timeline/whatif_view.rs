@@ -268,17 +268,29 @@ pub fn what_if(props: &WhatIfProps) -> Html {
 }
 
 /// The simulation on the page's own thread, when the worker cannot answer (builds that
-/// read texts only: the page built for tests).
+/// read texts only: the page built for tests). It reads the state's own texts as the
+/// worker does: the analysis may still be the one before the texts changed (a loaded
+/// example is being read), and this answer is not asked again when it catches up.
 fn local(analysis: &Analysis, state: &State) -> Option<(Rc<WhatIfView>, f64)> {
+    let _ = analysis;
     #[cfg(feature = "reader")]
     {
         let t0 = crate::perf::now();
-        let v = crate::whatif::run_text(analysis, &state.scenario.actions, state.scenario.until);
+        let mut bare = state.clone();
+        bare.nodes = Rc::from("");
+        bare.pods = Rc::from("");
+        let json = serde_json::to_string(&bare).ok()?;
+        let out = crate::policy::PolicyWorker::default().what_if(
+            &json,
+            Some(state.nodes.to_string()),
+            Some(state.pods.to_string()),
+        );
+        let v = serde_json::from_str::<WhatIfView>(&out).ok()?;
         Some((Rc::new(v), crate::perf::now() - t0))
     }
     #[cfg(not(feature = "reader"))]
     {
-        let _ = (analysis, state);
+        let _ = state;
         None
     }
 }
