@@ -217,6 +217,36 @@ fn wrapped_message(lines: &Lines<'_>, first: &str, mut next: usize) -> (String, 
     (joined, count, next)
 }
 
+/// Whether the line at `off`, indented by `indent`, is inside a block scalar: the
+/// nearest non-blank line above it that is indented less (looking back at most 200
+/// lines, not before the region's first line at `start`) ends in `|` or `>` (with
+/// chomping or indentation indicators). `None` when no such line is found.
+fn in_block_scalar(text: &str, start: usize, off: usize, indent: usize) -> Option<bool> {
+    let mut end = off;
+    for _ in 0..200 {
+        if end <= start {
+            return None;
+        }
+        let body = &text[..end - 1];
+        let from = body.rfind('\n').map_or(0, |i| i + 1);
+        let line = body[from..].trim_end_matches('\r');
+        end = from;
+        if from < start {
+            return None;
+        }
+        if line.trim().is_empty() || indent_of(line) >= indent {
+            continue;
+        }
+        let last = line.split_whitespace().last().unwrap_or("");
+        let scalar = last.starts_with(['|', '>'])
+            && last[1..]
+                .chars()
+                .all(|ch| matches!(ch, '-' | '+' | '0'..='9'));
+        return Some(scalar);
+    }
+    None
+}
+
 /// Leading spaces and tabs of a line.
 fn indent_of(line: &str) -> usize {
     line.len() - line.trim_start_matches([' ', '\t']).len()
@@ -322,7 +352,9 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
         let indented = line.starts_with([' ', '\t']);
         // A code fence indented under a markdown bullet closes the block it opened: at
         // the region's own indentation or less (two more under a bullet's text) it is no
-        // YAML content (a block scalar's lines are indented deeper than its key).
+        // YAML content (a block scalar's lines are indented deeper than its key). Deeper,
+        // it closes the block too unless it is inside a block scalar (a closing fence
+        // typed at the depth of the last key).
         let closing_fence = indented
             && line.trim_start().starts_with("```")
             && c.region.as_ref().is_some_and(|r| {
@@ -330,6 +362,7 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
                 let first = c.lines.at(r.off).0;
                 let bullet = first.trim_start().starts_with(['-', '*']);
                 indent_of(line) <= indent_of(first) + if bullet { 2 } else { 0 }
+                    || in_block_scalar(text, r.off, off, indent_of(line)) == Some(false)
             });
         if indented
             && c.region.is_some()
@@ -1413,6 +1446,28 @@ mod tests {
         assert!(!is_event_line(
             "  \"message\": \"0/3 nodes are available: 3 Insufficient cpu.\","
         ));
+    }
+
+    #[test]
+    fn fences_closed_at_the_depth_of_a_key() {
+        // The closing fence typed under the last item's keys ends the YAML.
+        let text = "```\n tolerations:\n  - effect: NoExecute\n    key: node.kubernetes.io/unreachable\n    operator: Exists\n    tolerationSeconds: 60\n    ```\n\nShould the check fail?\n```\n";
+        let p = crate::parse(text);
+        assert_eq!(p.errors().count(), 0, "{:?}", p.diagnostics);
+        assert_eq!(p.toleration_lists.len(), 1);
+        assert_eq!(p.toleration_lists[0].tolerations.len(), 1);
+        // In a block scalar the same fence is content.
+        let t = "data:\n  readme: |\n    intro\n    ```\n    tolerations: none\n    ```\n";
+        let at = |needle: &str| t.find(needle).unwrap();
+        assert_eq!(in_block_scalar(t, 0, at("    ```\n    tol"), 4), Some(true));
+        let t = " tolerations:\n  - effect: NoExecute\n    key: a\n    ```\n";
+        assert_eq!(
+            in_block_scalar(t, 0, t.find("    ```").unwrap(), 4),
+            Some(false)
+        );
+        // Nothing less indented above, within the region: undecided.
+        assert_eq!(in_block_scalar("    a: b\n    ```\n", 0, 9, 4), None);
+        assert_eq!(in_block_scalar("x\n  ```\n", 2, 2, 2), None);
     }
 
     #[test]
