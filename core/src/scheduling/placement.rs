@@ -389,6 +389,18 @@ impl NodeState {
         });
     }
 
+    /// [`NodeState::add`] with the pod's resource summary already computed (by
+    /// [`summarize`] on its spec): callers that bind many pods of one spec summarize
+    /// it once.
+    pub fn add_summarized(
+        &mut self,
+        pod: &SchedulingPod,
+        options: PlacementOptions,
+        summary: &PodResourceSummary,
+    ) {
+        self.add_with(pod, options, |_| summary.clone());
+    }
+
     /// [`NodeState::add`] with the pod's resource summary from `summary` (a cache).
     fn add_with(
         &mut self,

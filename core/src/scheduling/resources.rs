@@ -266,26 +266,23 @@ pub fn balanced_allocation_applies(pod_requested: (i64, i64), version: KubeVersi
 /// truncated, where `f = min(requested / allocatable, 1)` over resources with non-zero
 /// allocatable (one such resource scores 100).
 pub fn balanced_allocation_score(pod_requested: (i64, i64), node: &NodeUsage) -> i64 {
-    let parts = [
-        (
-            node.allocatable.milli_cpu,
-            node.requested.milli_cpu.saturating_add(pod_requested.0),
-        ),
-        (
-            node.allocatable.memory,
-            node.requested.memory.saturating_add(pod_requested.1),
-        ),
-    ];
-    let fractions: Vec<f64> = parts
-        .iter()
-        .filter(|(alloc, _)| *alloc != 0)
-        .map(|&(alloc, req)| {
+    // Runs once per node and cycle: no allocation.
+    let fraction = |alloc: i64, req: i64| {
+        (alloc != 0).then(|| {
             let f = req as f64 / alloc as f64;
             if f > 1.0 { 1.0 } else { f }
         })
-        .collect();
-    let std = match fractions.as_slice() {
-        [a, b] => {
+    };
+    let cpu = fraction(
+        node.allocatable.milli_cpu,
+        node.requested.milli_cpu.saturating_add(pod_requested.0),
+    );
+    let memory = fraction(
+        node.allocatable.memory,
+        node.requested.memory.saturating_add(pod_requested.1),
+    );
+    let std = match (cpu, memory) {
+        (Some(a), Some(b)) => {
             let d = (a - b) / 2.0;
             if d < 0.0 { -d } else { d }
         }

@@ -90,8 +90,11 @@ impl World<'_> {
     /// Registers a workload.
     pub(super) fn add_workload(&mut self, spec: Workload) -> usize {
         let id = self.workloads.len();
+        self.finder = None;
         self.workload_index
-            .insert((spec.kind, spec.namespace.clone(), spec.name.clone()), id);
+            .entry(spec.kind)
+            .or_default()
+            .insert(&spec.namespace, &spec.name, id);
         let pod_prefix = match spec.kind {
             ControllerKind::Deployment => format!("{}-{}", spec.name, suffix(&spec.name, 0, 10)),
             _ => spec.name.clone(),
@@ -107,6 +110,7 @@ impl World<'_> {
             pods: Vec::new(),
             by_node: alloc::collections::BTreeMap::new(),
             departed: Vec::new(),
+            summary: None,
         });
         id
     }
@@ -115,9 +119,10 @@ impl World<'_> {
     /// Deployment owns the pods of its ReplicaSets (`<deployment>-<hash>`); the first
     /// such ReplicaSet seen names the Deployment's new pods.
     pub(super) fn workload_of(&mut self, namespace: &str, owner: &Owner) -> Option<usize> {
-        if let Some(&i) =
-            self.workload_index
-                .get(&(owner.kind, String::from(namespace), owner.name.clone()))
+        if let Some(i) = self
+            .workload_index
+            .get(&owner.kind)
+            .and_then(|m| m.get(namespace, &owner.name))
         {
             return Some(i);
         }
@@ -128,14 +133,16 @@ impl World<'_> {
         if hash.is_empty() {
             return None;
         }
-        let i = *self.workload_index.get(&(
-            ControllerKind::Deployment,
-            String::from(namespace),
-            String::from(deployment),
-        ))?;
+        let i = self
+            .workload_index
+            .get(&ControllerKind::Deployment)?
+            .get(namespace, deployment)?;
         if let Some(w) = self.workloads.get_mut(i)
             && w.name_seq == 0
         {
+            if w.pod_prefix != owner.name {
+                self.finder = None;
+            }
             w.pod_prefix = owner.name.clone();
         }
         Some(i)
@@ -212,10 +219,7 @@ impl World<'_> {
                     slot.pod_prefix,
                     suffix(&slot.pod_prefix, slot.name_seq, 5)
                 );
-                if !self
-                    .pod_by_key
-                    .contains_key(&(spec.namespace.clone(), candidate.clone()))
-                {
+                if !self.pod_by_key.contains(&spec.namespace, &candidate) {
                     break candidate;
                 }
             },

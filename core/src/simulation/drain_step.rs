@@ -19,6 +19,12 @@ use crate::disruption::{
 };
 use crate::kubectl::drain::{DrainSession, DrainWorld, Stream, parse_drain_command};
 
+/// Budget indices by namespace, then one of their `matchLabels` key and value.
+pub(super) type BudgetsByLabel = alloc::collections::BTreeMap<
+    String,
+    alloc::collections::BTreeMap<String, alloc::collections::BTreeMap<String, Vec<usize>>>,
+>;
+
 /// A drain in progress.
 pub(super) struct DrainRun {
     pub session: Option<DrainSession>,
@@ -174,7 +180,11 @@ impl World<'_> {
         if mine.is_empty() {
             return;
         }
-        let workloads = self.finder_workloads();
+        // The finders' view changes only when a workload is added, scaled or renamed.
+        let workloads = match self.finder.take() {
+            Some(w) => w,
+            None => self.finder_workloads(),
+        };
         let now = self.now;
         for i in mine {
             let records: Vec<PodRecord> = self
@@ -186,6 +196,7 @@ impl World<'_> {
                 disruption::apply_sync(b, &records, &workloads, now);
             }
         }
+        self.finder = Some(workloads);
     }
 
     /// Records which budgets select a new pod (`PodDisruptionBudget::selects`, with the
@@ -195,8 +206,7 @@ impl World<'_> {
             return;
         }
         if self.budget_index.is_none() {
-            let mut by_label: alloc::collections::BTreeMap<(String, String, String), Vec<usize>> =
-                alloc::collections::BTreeMap::new();
+            let mut by_label: BudgetsByLabel = alloc::collections::BTreeMap::new();
             let mut general = Vec::new();
             let mut selectors = Vec::new();
             for (i, b) in self.budgets.iter().enumerate() {
@@ -204,7 +214,11 @@ impl World<'_> {
                 selectors.push(sel.and_then(|s| s.to_selector().ok()));
                 match sel.and_then(|s| s.match_labels.iter().next()) {
                     Some((k, v)) => by_label
-                        .entry((b.namespace.clone(), k.clone(), v.clone()))
+                        .entry(b.namespace.clone())
+                        .or_default()
+                        .entry(k.clone())
+                        .or_default()
+                        .entry(v.clone())
                         .or_default()
                         .push(i),
                     None => general.push(i),
@@ -220,9 +234,11 @@ impl World<'_> {
         };
         let ns = &p.pod.pod.namespace;
         let mut hits: Vec<usize> = Vec::new();
-        for (k, v) in &p.labels {
-            if let Some(c) = by_label.get(&(ns.clone(), k.clone(), v.clone())) {
-                hits.extend(c.iter().copied());
+        if let Some(in_ns) = by_label.get(ns.as_str()) {
+            for (k, v) in &p.labels {
+                if let Some(c) = in_ns.get(k.as_str()).and_then(|m| m.get(v.as_str())) {
+                    hits.extend(c.iter().copied());
+                }
             }
         }
         hits.extend(general.iter().copied());
@@ -327,8 +343,7 @@ impl World<'_> {
 
     fn live_pod(&self, namespace: &str, name: &str) -> Option<usize> {
         self.pod_by_key
-            .get(&(String::from(namespace), String::from(name)))
-            .copied()
+            .get(namespace, name)
             .filter(|&id| self.pods.get(id).is_some_and(|p| p.exists()))
     }
 }
@@ -400,7 +415,27 @@ impl DrainWorld for World<'_> {
             return Err(not_found(name));
         };
         let version = self.sem.version;
-        match disruption::evict(&record, &mut self.budgets, now, dry_run, version) {
+        // Only the budgets that select the pod can match it: the Eviction API's check
+        // runs on those (in their order), which answers as it would on all of them.
+        let mine = self
+            .pods
+            .get(id)
+            .map(|p| p.budgets.clone())
+            .unwrap_or_default();
+        let mut selecting: Vec<PodDisruptionBudget> = mine
+            .iter()
+            .filter_map(|&i| {
+                let b = self.budgets.get_mut(i)?;
+                Some(core::mem::replace(b, PodDisruptionBudget::new("", "")))
+            })
+            .collect();
+        let outcome = disruption::evict(&record, &mut selecting, now, dry_run, version);
+        for (&i, b) in mine.iter().zip(selecting) {
+            if let Some(slot) = self.budgets.get_mut(i) {
+                *slot = b;
+            }
+        }
+        match outcome {
             EvictionOutcome::Rejected(e) => Err(e),
             EvictionOutcome::Evicted { .. } => {
                 if !dry_run {

@@ -24,7 +24,8 @@ use crate::node_lifecycle::{
     self, ZoneState, apply_default_toleration_seconds, compute_zone_state,
     no_schedule_tainting_pass, zone_tainting_rate,
 };
-use crate::scheduling::placement::{NodeState, PlacementOptions};
+use crate::resource::{PodResourceSummary, summarize};
+use crate::scheduling::placement::{NodeState, PlacementOptions, UsedPorts, add_pod};
 use crate::version::Semantics;
 
 /// Pod GC's orphan quarantine (`pkg/controller/podgc/gc_controller.go` `quarantineTime`).
@@ -42,6 +43,39 @@ const REGION_LABELS: [&str; 2] = [
 ];
 /// Nodes with this label are left out of zone disruption counting.
 const EXCLUDE_DISRUPTION_LABEL: &str = "node.kubernetes.io/exclude-disruption";
+
+/// Ids by namespace and name, looked up without building an owned key.
+#[derive(Default)]
+pub(super) struct ByName(BTreeMap<String, BTreeMap<String, usize>>);
+
+impl ByName {
+    pub fn get(&self, namespace: &str, name: &str) -> Option<usize> {
+        self.0.get(namespace)?.get(name).copied()
+    }
+
+    pub fn contains(&self, namespace: &str, name: &str) -> bool {
+        self.get(namespace, name).is_some()
+    }
+
+    pub fn insert(&mut self, namespace: &str, name: &str, id: usize) {
+        match self.0.get_mut(namespace) {
+            Some(m) => {
+                m.insert(String::from(name), id);
+            }
+            None => {
+                let mut m = BTreeMap::new();
+                m.insert(String::from(name), id);
+                self.0.insert(String::from(namespace), m);
+            }
+        }
+    }
+
+    pub fn remove(&mut self, namespace: &str, name: &str) {
+        if let Some(m) = self.0.get_mut(namespace) {
+            m.remove(name);
+        }
+    }
+}
 
 /// Timed work.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -111,6 +145,8 @@ impl PodSlot {
 
 pub(super) struct NodeSlot {
     pub spec: Node,
+    /// Read back only by the debug check of the incremental node view.
+    #[cfg_attr(not(debug_assertions), allow(dead_code))]
     pub allocatable: Option<crate::resource::ResourceList>,
     pub exists: bool,
     pub reporting: bool,
@@ -150,6 +186,18 @@ pub(super) struct WorkloadSlot {
     pub by_node: BTreeMap<usize, Vec<usize>>,
     /// Pods that left (terminating or gone) and were not replaced yet.
     pub departed: Vec<usize>,
+    /// The last of its pods whose resources were summarized, and the summary.
+    pub summary: Option<(usize, PodResourceSummary)>,
+}
+
+/// Whether two pods' specs give the same resource summary (the fields [`summarize`]
+/// reads).
+fn same_resources(a: &SchedulingPod, b: &SchedulingPod) -> bool {
+    let (a, b) = (&a.placement, &b.placement);
+    a.containers == b.containers
+        && a.init_containers == b.init_containers
+        && a.overhead == b.overhead
+        && a.resources == b.resources
 }
 
 pub(super) struct World<'a> {
@@ -162,10 +210,10 @@ pub(super) struct World<'a> {
     /// Existing nodes in order (scheduler's node list).
     pub live: Vec<usize>,
     pub pods: Vec<PodSlot>,
-    pub pod_by_key: BTreeMap<(String, String), usize>,
+    pub pod_by_key: ByName,
     pub workloads: Vec<WorkloadSlot>,
     /// Workloads by (kind, namespace, name).
-    pub workload_index: BTreeMap<(ControllerKind, String, String), usize>,
+    pub workload_index: BTreeMap<ControllerKind, ByName>,
     pub zones: Vec<ZoneSlot>,
     pub zone_by_key: BTreeMap<String, usize>,
     heap: BinaryHeap<Reverse<(i64, u64, Work)>>,
@@ -185,7 +233,7 @@ pub(super) struct World<'a> {
     /// Budgets by one `matchLabels` pair, budgets without one, converted selectors.
     #[allow(clippy::type_complexity)]
     pub budget_index: Option<(
-        BTreeMap<(String, String, String), Vec<usize>>,
+        super::drain_step::BudgetsByLabel,
         Vec<usize>,
         Vec<Option<crate::labels::Selector>>,
     )>,
@@ -208,6 +256,9 @@ pub(super) struct World<'a> {
     pub naive: bool,
     /// Every zone is fully disrupted: NoExecute tainting stopped.
     pub all_zones_fully_disrupted: bool,
+    /// The workloads as the disruption controller's finders read them; `None` after a
+    /// workload was added, scaled or renamed.
+    pub finder: Option<crate::disruption::Workloads>,
 }
 
 fn err(field: String, message: impl Into<String>) -> InputError {
@@ -263,7 +314,7 @@ impl<'a> World<'a> {
             node_by_name: BTreeMap::new(),
             live: Vec::new(),
             pods: Vec::new(),
-            pod_by_key: BTreeMap::new(),
+            pod_by_key: ByName::default(),
             workloads: Vec::new(),
             workload_index: BTreeMap::new(),
             zones: Vec::new(),
@@ -293,7 +344,12 @@ impl<'a> World<'a> {
             copy_dirty: BTreeSet::new(),
             naive: false,
             all_zones_fully_disrupted: false,
+            finder: None,
         };
+        w.nodes.reserve(input.cluster.nodes.len());
+        w.pods.reserve(input.cluster.pods.len());
+        w.out.pods.reserve(input.cluster.pods.len());
+        w.out.spans.reserve(input.cluster.pods.len() * 2);
         for (i, n) in input.cluster.nodes.iter().enumerate() {
             if n.node.name.is_empty() {
                 return Err(err(format!("cluster.nodes[{i}].name"), "must not be empty"));
@@ -307,9 +363,9 @@ impl<'a> World<'a> {
             w.add_node(n);
         }
         for (i, wl) in input.cluster.workloads.iter().enumerate() {
-            if input.cluster.workloads[..i]
-                .iter()
-                .any(|o| o.kind == wl.kind && o.namespace == wl.namespace && o.name == wl.name)
+            if w.workload_index
+                .get(&wl.kind)
+                .is_some_and(|m| m.contains(&wl.namespace, &wl.name))
             {
                 return Err(err(
                     format!("cluster.workloads[{i}].name"),
@@ -324,11 +380,11 @@ impl<'a> World<'a> {
             w.add_workload(wl.clone());
         }
         for (i, p) in input.cluster.pods.iter().enumerate() {
-            let key = (p.pod.pod.namespace.clone(), p.pod.pod.name.clone());
+            let key = (&p.pod.pod.namespace, &p.pod.pod.name);
             if key.1.is_empty() {
                 return Err(err(format!("cluster.pods[{i}].name"), "must not be empty"));
             }
-            if w.pod_by_key.contains_key(&key) {
+            if w.pod_by_key.contains(key.0, key.1) {
                 return Err(err(
                     format!("cluster.pods[{i}].name"),
                     format!("duplicate pod {}/{}", key.0, key.1),
@@ -812,7 +868,7 @@ impl<'a> World<'a> {
             replaces,
         });
         self.pod_by_key
-            .insert((pod.pod.namespace.clone(), pod.pod.name.clone()), id);
+            .insert(&pod.pod.namespace, &pod.pod.name, id);
         let node_name = core::mem::take(&mut pod.pod.node_name);
         self.pods.push(PodSlot {
             pod,
@@ -904,21 +960,23 @@ impl<'a> World<'a> {
     /// went through the scheduler) or a starting pod already there.
     pub fn bind(&mut self, id: usize, slot: usize, scheduled: bool) {
         let popts = self.popts;
-        let name = String::from(self.node_name(slot));
+        let name = self.nodes.get(slot).map_or("", |n| n.spec.name.as_str());
         let Some(p) = self.pods.get_mut(id) else {
             return;
         };
-        p.pod.pod.node_name = name.clone();
+        if p.pod.pod.node_name != name {
+            p.pod.pod.node_name = String::from(name);
+        }
         p.phase = Phase::Running;
         p.node = Some(slot);
         p.nominated = None;
-        let (ns, pname) = (p.pod.pod.namespace.clone(), p.pod.pod.name.clone());
         let pod_for_evictor = p.pod.pod.clone();
         self.copy_dirty.insert(slot);
+        let summary = self.resource_summary(id);
         if let Some(n) = self.nodes.get_mut(slot) {
             n.pods.push(id);
             if let Some(p) = self.pods.get(id) {
-                n.state.add(&p.pod, popts);
+                n.state.add_summarized(&p.pod, popts, &summary);
             }
         }
         self.queue.remove(id);
@@ -932,19 +990,40 @@ impl<'a> World<'a> {
             }
         }
         self.open_span(id, Some(slot), PodState::Running);
-        if scheduled {
-            self.emit(
-                events::SCHEDULED,
-                NORMAL,
-                ObjectRef::pod(&ns, &pname),
-                events::scheduled_message(&ns, &pname, &name),
-            );
+        if scheduled && let Some(p) = self.pods.get(id) {
+            let (ns, pname) = (&p.pod.pod.namespace, &p.pod.pod.name);
+            let object = ObjectRef::pod(ns, pname);
+            let message = events::scheduled_message(ns, pname, &p.pod.pod.node_name);
+            self.emit(events::SCHEDULED, NORMAL, object, message);
         }
         self.evictor_apply(SimEvent::CreatePod(pod_for_evictor));
         self.state_gen += 1;
         if let Some(w) = self.pods.get(id).and_then(|p| p.workload) {
             self.dirty_workloads.insert(w);
         }
+    }
+
+    /// The pod's resource summary ([`summarize`] on its spec), reused from the last pod
+    /// of its workload that was summarized when both specs' resources are equal.
+    fn resource_summary(&mut self, id: usize) -> PodResourceSummary {
+        let version = self.sem.version;
+        let Some(p) = self.pods.get(id) else {
+            return PodResourceSummary::default();
+        };
+        let w = p.workload;
+        if let Some((last, sum)) = w.and_then(|w| self.workloads.get(w)?.summary.as_ref())
+            && self
+                .pods
+                .get(*last)
+                .is_some_and(|q| same_resources(&q.pod, &p.pod))
+        {
+            return sum.clone();
+        }
+        let sum = summarize(p.pod.placement.spec_resources(), version);
+        if let Some(ws) = w.and_then(|w| self.workloads.get_mut(w)) {
+            ws.summary = Some((id, sum.clone()));
+        }
+        sum
     }
 
     /// Starts a graceful deletion: the pod is terminating (its controller may replace it
@@ -1034,7 +1113,6 @@ impl<'a> World<'a> {
 
     /// The pod object is removed from the API.
     pub fn pod_gone(&mut self, id: usize) {
-        let popts = self.popts;
         let Some(p) = self.pods.get_mut(id) else {
             return;
         };
@@ -1058,21 +1136,26 @@ impl<'a> World<'a> {
         if let Some(r) = self.out.pods.get_mut(id) {
             r.gone = Some(self.now);
         }
-        if self.pod_by_key.get(&key) == Some(&id) {
-            self.pod_by_key.remove(&key);
+        if self.pod_by_key.get(&key.0, &key.1) == Some(id) {
+            self.pod_by_key.remove(&key.0, &key.1);
         }
         if let Some(slot) = node
             && let Some(n) = self.nodes.get_mut(slot)
         {
             n.pods.retain(|&q| q != id);
-            // Rebuild the scheduler's view of the node from the pods still bound.
-            let mut state = NodeState::with_allocatable(n.allocatable.as_ref(), [], popts);
-            for q in &n.pods {
-                if let Some(qp) = self.pods.get(*q) {
-                    state.add(&qp.pod, popts);
+            remove_from_state(&mut n.state, &key, &n.pods, &self.pods);
+            #[cfg(debug_assertions)]
+            {
+                // The scheduler's view of the node equals one rebuilt from the pods still bound.
+                let popts = self.popts;
+                let mut state = NodeState::with_allocatable(n.allocatable.as_ref(), [], popts);
+                for q in &n.pods {
+                    if let Some(qp) = self.pods.get(*q) {
+                        state.add(&qp.pod, popts);
+                    }
                 }
+                debug_assert!(state == n.state && state.pod_refs == n.state.pod_refs);
             }
-            n.state = state;
             self.dirty_daemon_nodes.insert(slot);
             self.copy_dirty.insert(slot);
         }
@@ -1102,10 +1185,7 @@ impl<'a> World<'a> {
             let Some(key) = self.evictor.pod_key(ev.pod).cloned() else {
                 continue;
             };
-            let Some(&id) = self
-                .pod_by_key
-                .get(&(key.namespace.clone(), key.name.clone()))
-            else {
+            let Some(id) = self.pod_by_key.get(&key.namespace, &key.name) else {
                 continue;
             };
             let at = self.now;
@@ -1229,8 +1309,8 @@ impl<'a> World<'a> {
                 }
             }
             ActionKind::CreatePod { pod } => {
-                let key = (pod.pod.pod.namespace.clone(), pod.pod.pod.name.clone());
-                if key.1.is_empty() || self.pod_by_key.contains_key(&key) {
+                let key = (&pod.pod.pod.namespace, &pod.pod.pod.name);
+                if key.1.is_empty() || self.pod_by_key.contains(key.0, key.1) {
                     return;
                 }
                 let target = if pod.pod.pod.node_name.is_empty() {
@@ -1249,11 +1329,10 @@ impl<'a> World<'a> {
                 }
             }
             ActionKind::CreateWorkload { workload } => {
-                let exists = self.workload_index.contains_key(&(
-                    workload.kind,
-                    workload.namespace.clone(),
-                    workload.name.clone(),
-                ));
+                let exists = self
+                    .workload_index
+                    .get(&workload.kind)
+                    .is_some_and(|m| m.contains(&workload.namespace, &workload.name));
                 if !exists {
                     let id = self.add_workload(workload.clone());
                     self.dirty_workloads.insert(id);
@@ -1274,6 +1353,7 @@ impl<'a> World<'a> {
                     if let Some(w) = self.workloads.get_mut(id) {
                         w.spec.replicas = (*replicas).max(0);
                     }
+                    self.finder = None;
                     self.dirty_workloads.insert(id);
                 }
             }
@@ -1383,15 +1463,19 @@ impl<'a> World<'a> {
                 summary.evicted += 1;
             }
         }
-        for (id, r) in self.out.pods.iter().enumerate() {
+        // Pods that were ever on a node, from one pass over the spans.
+        let mut placed = alloc::vec![false; self.out.pods.len()];
+        for s in &self.out.spans {
+            if s.node.is_some()
+                && let Some(p) = placed.get_mut(s.pod)
+            {
+                *p = true;
+            }
+        }
+        for (r, placed) in self.out.pods.iter().zip(&placed) {
             if r.replaces.is_some() {
                 summary.replaced += 1;
-                if self
-                    .out
-                    .spans
-                    .iter()
-                    .any(|s| s.pod == id && s.node.is_some())
-                {
+                if *placed {
                     summary.rescheduled += 1;
                 }
             }
@@ -1419,6 +1503,58 @@ impl<'a> World<'a> {
         self.out.summary = summary;
         self.out
     }
+}
+
+/// Takes a pod that is gone off its node's scheduler view: its entry leaves the bound
+/// pods, and the used ports, requested resources and lowest priority are summed again
+/// from the entries left (`remaining`: the pods still bound there), which is what adding
+/// the remaining pods to an empty node gives, without summarizing each pod's spec again.
+fn remove_from_state(
+    state: &mut NodeState,
+    key: &(String, String),
+    remaining: &[usize],
+    pods: &[PodSlot],
+) {
+    let Some(i) = state
+        .pod_refs
+        .iter()
+        .position(|r| r.namespace == key.0 && r.name == key.1)
+    else {
+        // Not in the view (a Succeeded or Failed pod, or no ports on a node whose
+        // allocatable is unknown): only the lowest priority can change.
+        state.min_priority = min_priority(remaining, pods);
+        return;
+    };
+    let gone = state.pods.remove(i);
+    state.pod_refs.remove(i);
+    if !gone.ports.is_empty() {
+        let mut used = UsedPorts::default();
+        for p in &state.pods {
+            for port in &p.ports {
+                used.add(port);
+            }
+        }
+        state.used_ports = used;
+    }
+    if let Some(u) = state.usage.as_mut() {
+        u.requested = crate::resource::Resource::default();
+        u.non_zero = (0, 0);
+        u.pods = 0;
+        for p in &state.pods {
+            add_pod(u, p);
+        }
+    }
+    state.min_priority = min_priority(remaining, pods);
+}
+
+/// The lowest priority among bound pods the scheduler sees (not Succeeded or Failed).
+fn min_priority(remaining: &[usize], pods: &[PodSlot]) -> Option<i32> {
+    remaining
+        .iter()
+        .filter_map(|&q| pods.get(q))
+        .filter(|q| !q.pod.placement.is_terminal())
+        .map(|q| q.pod.placement.priority)
+        .min()
 }
 
 /// The node lifecycle controller's own NoExecute taints.

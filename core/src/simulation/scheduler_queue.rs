@@ -372,7 +372,7 @@ impl World<'_> {
         }
         let node_name = String::from(self.node_name(slot));
         for v in nom.victims {
-            let Some(&vid) = self.pod_by_key.get(&(v.namespace.clone(), v.name.clone())) else {
+            let Some(vid) = self.pod_by_key.get(&v.namespace, &v.name) else {
                 continue;
             };
             if !self.pods.get(vid).is_some_and(|vp| {
