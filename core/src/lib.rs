@@ -40,6 +40,7 @@ pub mod quantity;
 pub mod resource;
 pub mod scheduling;
 pub mod simulation;
+pub mod sort;
 pub mod suggest;
 pub mod validation;
 pub mod version;

@@ -146,9 +146,7 @@ pub fn list(pairs: &[(&str, &str)]) -> ResourceList {
 /// `SetDefaults_ResourceList`: every quantity rounded up to milli units, as the API
 /// server stores any resource list (requests, limits, overhead, allocatable).
 pub fn defaulted(list: &ResourceList) -> ResourceList {
-    list.iter()
-        .map(|(k, v)| (k.clone(), v.round_up_milli()))
-        .collect()
+    crate::sort::map_from(list.iter().map(|(k, v)| (k.clone(), v.round_up_milli())))
 }
 
 /// The resource fields of a pod spec.

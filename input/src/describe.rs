@@ -349,9 +349,10 @@ pub(crate) fn parse_object(lines: &[(usize, &str)], doc: usize, out: &mut Parsed
 
 /// Parses quantity strings already checked.
 fn quantities(m: &BTreeMap<String, String>) -> ResourceList {
-    m.iter()
-        .filter_map(|(k, v)| Some((k.clone(), Quantity::parse(v)?)))
-        .collect()
+    taintlab_core::sort::map_from(
+        m.iter()
+            .filter_map(|(k, v)| Some((k.clone(), Quantity::parse(v)?))),
+    )
 }
 
 /// `Capacity:` / `Allocatable:` lines (`cpu:  4`); bad quantities are reported and left
@@ -604,13 +605,10 @@ fn block_items<'a>(b: &'a Block<'a>) -> Vec<(usize, usize, &'a str)> {
 }
 
 fn labels(b: &Block) -> BTreeMap<String, String> {
-    block_items(b)
-        .into_iter()
-        .filter_map(|(_, _, t)| {
-            let (k, v) = t.split_once('=').unwrap_or((t, ""));
-            (!k.is_empty()).then(|| (k.to_string(), v.to_string()))
-        })
-        .collect()
+    taintlab_core::sort::map_from(block_items(b).into_iter().filter_map(|(_, _, t)| {
+        let (k, v) = t.split_once('=').unwrap_or((t, ""));
+        (!k.is_empty()).then(|| (k.to_string(), v.to_string()))
+    }))
 }
 
 fn conditions(b: &Block) -> Vec<NodeCondition> {

@@ -922,9 +922,9 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
     }
     c.flush(text.len(), i);
     flush_skipped(&mut c.out, &mut skipped);
-    c.out
-        .diagnostics
-        .sort_by_key(|d| (d.location.line, d.location.column));
+    taintlab_core::sort::sort_by_key(&mut c.out.diagnostics, |d| {
+        (d.location.line, d.location.column)
+    });
     c.out
 }
 

@@ -322,11 +322,12 @@ impl Workload {
     /// Names of every resource requested by a container or init container, sorted
     /// (ExtendedResourceToleration reads requests, not limits).
     pub fn requested_resources(&self) -> BTreeSet<String> {
-        self.containers
-            .iter()
-            .chain(&self.init_containers)
-            .flat_map(|c| c.requests.keys().cloned())
-            .collect()
+        taintlab_core::sort::set_from(
+            self.containers
+                .iter()
+                .chain(&self.init_containers)
+                .flat_map(|c| c.requests.keys().cloned()),
+        )
     }
 }
 

@@ -312,7 +312,7 @@ fn merge_lines(blocks: Vec<Block>) -> Vec<Block> {
                         None => prev.facts.push((f, n)),
                     }
                 }
-                prev.facts.sort_by_key(|(f, _)| *f as usize);
+                taintlab_core::sort::sort_by_key(&mut prev.facts, |(f, _)| *f as usize);
             }
             _ => out.push(b),
         }

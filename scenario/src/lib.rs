@@ -119,7 +119,7 @@ pub(crate) fn by_position<T>(items: &mut [(Location, T)]) {
 /// The indices of `keys` in stable sorted order.
 fn position_order(keys: &[(usize, usize, usize)]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..keys.len()).collect();
-    order.sort_by_key(|&i| keys[i]);
+    taintlab_core::sort::sort_by_key(&mut order, |&i| keys[i]);
     order
 }
 

@@ -471,7 +471,7 @@ pub(crate) fn build(nodes: &[NodeEntry], pods: &[PodEntry], semantics: Semantics
         .iter()
         .flat_map(|r| r.scalar.iter().filter(|(_, v)| **v > 0).map(|(k, _)| k))
         .collect();
-    scalars.sort();
+    taintlab_core::sort::sort(&mut scalars);
     scalars.dedup();
     for s in scalars {
         add(s);

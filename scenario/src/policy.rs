@@ -219,9 +219,9 @@ fn diff(a: &Value, b: &Value, path: &str, out: &mut Vec<Value>) {
             // Sorted keys: the patch must not depend on whether serde_json preserves
             // insertion order (a feature another crate may turn on).
             let mut xs: Vec<(&String, &Value)> = x.iter().collect();
-            xs.sort_by_key(|(k, _)| *k);
+            taintlab_core::sort::sort_by_key(&mut xs, |(k, _)| *k);
             let mut ys: Vec<(&String, &Value)> = y.iter().collect();
-            ys.sort_by_key(|(k, _)| *k);
+            taintlab_core::sort::sort_by_key(&mut ys, |(k, _)| *k);
             for (k, va) in xs {
                 let p = format!("{path}/{}", seg(k));
                 match y.get(k) {

@@ -46,11 +46,12 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<str>,
 {
-    let set: BTreeSet<String> = requested
-        .into_iter()
-        .filter(|n| is_extended_resource_name(n.as_ref()))
-        .map(|n| String::from(n.as_ref()))
-        .collect();
+    let set: BTreeSet<String> = crate::sort::set_from(
+        requested
+            .into_iter()
+            .filter(|n| is_extended_resource_name(n.as_ref()))
+            .map(|n| String::from(n.as_ref())),
+    );
     set.into_iter().collect()
 }
 

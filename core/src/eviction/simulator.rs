@@ -679,7 +679,7 @@ impl EvictionSimulator {
                 _ => None,
             })
             .collect();
-        tainted.sort_by_key(|&(name, _)| name);
+        crate::sort::sort_by_key(&mut tainted, |&(name, _)| name);
         tainted
     }
 
@@ -716,7 +716,7 @@ impl EvictionSimulator {
             .filter(|&i| pods.get(i).is_some_and(|s| s.live.is_some()))
             .map(PodId)
             .collect();
-        live.sort_by(|a, b| {
+        crate::sort::sort_by(&mut live, |a, b| {
             let key = |id: &PodId| pods.get(id.0).map(|s| &s.key);
             key(a).cmp(&key(b))
         });
@@ -923,7 +923,7 @@ pub fn simulate(
 ) -> SimulationResult {
     let mut events: Vec<TimedEvent> = events.into_iter().collect();
     if !events.is_sorted_by_key(|e| e.at) {
-        events.sort_by_key(|e| e.at);
+        crate::sort::sort_by_key(&mut events, |e| e.at);
     }
     let mut sim = EvictionSimulator::new(semantics);
     let pods = events

@@ -784,7 +784,7 @@ pub(crate) fn visit_order(target: &NodeTarget, nodes: &[Node]) -> Vec<(String, O
             .map(|(i, n)| (n.name.clone(), Some(i)))
             .collect();
         // A list comes back sorted by name.
-        picked.sort_by(|a, b| a.0.cmp(&b.0));
+        crate::sort::sort_by(&mut picked, |a, b| a.0.cmp(&b.0));
         picked
     };
     match target {

@@ -23,7 +23,7 @@ pub const DESCRIBE_NODE_VALUE_COLUMN: usize = 20;
 /// fully determined. This sort is stable for the invalid rest.
 pub fn sort_taints_for_describe(taints: &[Taint]) -> Vec<&Taint> {
     let mut sorted: Vec<&Taint> = taints.iter().collect();
-    sorted.sort_by(|a, b| compare_joined(a, b));
+    crate::sort::sort_by(&mut sorted, |a, b| compare_joined(a, b));
     sorted
 }
 
@@ -91,7 +91,7 @@ pub fn describe_toleration_line(t: &Toleration) -> String {
 /// order. For longer lists with repeated keys upstream's order may differ.
 pub fn sort_tolerations_for_describe(tolerations: &[Toleration]) -> Vec<&Toleration> {
     let mut sorted: Vec<&Toleration> = tolerations.iter().collect();
-    sorted.sort_by(|a, b| a.key.cmp(&b.key));
+    crate::sort::sort_by(&mut sorted, |a, b| a.key.cmp(&b.key));
     sorted
 }
 

@@ -139,7 +139,8 @@ pub fn parse_taints<S: AsRef<str>>(
     version: KubeVersion,
 ) -> Result<ParsedTaints, String> {
     let mut parsed = ParsedTaints::default();
-    let mut unique: BTreeSet<(TaintEffect, String)> = BTreeSet::new();
+    // (effect, key) pairs as one string each: see `sort::pair_key`.
+    let mut unique: BTreeSet<String> = BTreeSet::new();
     for spec in specs {
         let spec = spec.as_ref();
         if let Some(rest) = spec.strip_suffix('-') {
@@ -150,7 +151,7 @@ pub fn parse_taints<S: AsRef<str>>(
             if t.effect.is_empty() {
                 return Err(format!("invalid taint spec: {spec}"));
             }
-            if !unique.insert((t.effect.clone(), t.key.clone())) {
+            if !unique.insert(crate::sort::pair_key(t.effect.as_str(), &t.key)) {
                 return Err(format!(
                     "duplicated taints with the same key and effect: {}",
                     taint_go_value(&t)

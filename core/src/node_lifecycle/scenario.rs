@@ -485,7 +485,7 @@ pub fn simulate_node_failure(scenario: &NodeFailureScenario) -> NodeFailureTimel
 
     let mut node = rec.entries;
     // Stable: same-second entries keep the order in which they happened.
-    node.sort_by_key(|e| e.at);
+    crate::sort::sort_by_key(&mut node, |e| e.at);
     NodeFailureTimeline {
         grace_period: timing.grace_period,
         monitor_period: timing.period(),

@@ -101,7 +101,7 @@ impl FitError {
             .map(|(reason, count)| format!("{count} {reason}"))
             .collect();
         // Upstream quirk: Go's sort.Strings on the whole "<count> <reason>" text.
-        items.sort_unstable();
+        crate::sort::sort(&mut items);
         items
     }
 

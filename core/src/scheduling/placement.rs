@@ -95,7 +95,7 @@ pub const BIND_ALL_HOST_IP: &str = "0.0.0.0";
 /// (Go's `%v` of the sorted plugin names: space separated, in brackets).
 pub fn absent_node_reason(plugins: &[&str]) -> String {
     let mut names: Vec<&str> = plugins.to_vec();
-    names.sort_unstable();
+    crate::sort::sort(&mut names);
     format!("node(s) didn't satisfy plugin(s) [{}]", names.join(" "))
 }
 
@@ -258,10 +258,10 @@ pub fn node_affinity_pre_filter(pod: &SchedulingPod, options: PlacementOptions) 
         let mut names: Option<BTreeSet<String>> = None;
         for r in &term.match_fields {
             if r.key == OBJECT_NAME_FIELD && r.operator == "In" {
-                let set: BTreeSet<String> = r.values.iter().cloned().collect();
+                let set: BTreeSet<String> = crate::sort::set_from(r.values.iter().cloned());
                 names = Some(match names {
                     None => set,
-                    Some(prev) => prev.intersection(&set).cloned().collect(),
+                    Some(prev) => crate::sort::set_from(prev.intersection(&set).cloned()),
                 });
             }
         }
@@ -572,7 +572,7 @@ impl<'a> NameIndex<'a> {
             .enumerate()
             .map(|(i, n)| (str_hash(&n.name), i))
             .collect();
-        table.sort_unstable();
+        crate::sort::sort(&mut table);
         Self { table, nodes }
     }
 
@@ -1094,7 +1094,7 @@ pub(crate) fn pre_filter_result_error<'n>(
     if minor > 30 {
         return None;
     }
-    let existing: BTreeSet<&str> = node_names.collect();
+    let existing: BTreeSet<&str> = crate::sort::set_from(node_names);
     if minor <= 29 {
         names
             .iter()

@@ -82,7 +82,7 @@ impl GroupingKeys {
                 PreFilterResult::Nodes(_)
             );
         }
-        labels.sort_unstable();
+        crate::sort::sort(&mut labels);
         labels.dedup();
         Self { labels, names }
     }
@@ -280,7 +280,7 @@ impl<'a> PlacementIndex<'a> {
         }
         let mut keys = self.keys.clone();
         keys.labels.extend(needed.labels);
-        keys.labels.sort_unstable();
+        crate::sort::sort(&mut keys.labels);
         keys.labels.dedup();
         keys.names |= needed.names;
         let mut wider = Self {

@@ -101,7 +101,7 @@ pub fn select_victims(prep: &PreparedPod<'_>, node: &Node, state: &NodeState) ->
     let mut potential: Vec<usize> = (0..state.pods.len())
         .filter(|&i| state.pods.get(i).is_some_and(|p| p.priority < priority))
         .collect();
-    potential.sort_by(|&a, &b| {
+    crate::sort::sort_by(&mut potential, |&a, &b| {
         let (Some(pa), Some(pb)) = (state.pods.get(a), state.pods.get(b)) else {
             return core::cmp::Ordering::Equal;
         };

@@ -21,7 +21,8 @@ use crate::version::KubeVersion;
 /// ([`TaintRendering`]).
 pub fn validate_node_taints(taints: &[Taint], path: &str, version: KubeVersion) -> Vec<FieldError> {
     let mut errs = Vec::new();
-    let mut seen: BTreeSet<(&str, &str)> = BTreeSet::new();
+    // (effect, key) pairs as one string each: see `sort::pair_key`.
+    let mut seen: BTreeSet<String> = BTreeSet::new();
     for (i, t) in taints.iter().enumerate() {
         let at = |child: &str| format!("{path}[{i}].{child}");
         for msg in qualified_name_errors(&t.key, version) {
@@ -48,7 +49,7 @@ pub fn validate_node_taints(taints: &[Taint], path: &str, version: KubeVersion) 
                 &SUPPORTED_EFFECTS,
             ));
         }
-        if !seen.insert((t.effect.as_str(), t.key.as_str())) {
+        if !seen.insert(crate::sort::pair_key(t.effect.as_str(), &t.key)) {
             errs.push(FieldError::duplicate(
                 format!("{path}[{i}]"),
                 BadValue::Taint {

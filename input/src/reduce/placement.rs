@@ -48,9 +48,10 @@ pub(super) struct RawPort {
 
 /// Parses quantity strings already checked by `str_map`.
 pub(super) fn to_list(m: &BTreeMap<String, String>) -> ResourceList {
-    m.iter()
-        .filter_map(|(k, v)| Some((k.clone(), Quantity::parse(v)?)))
-        .collect()
+    taintlab_core::sort::map_from(
+        m.iter()
+            .filter_map(|(k, v)| Some((k.clone(), Quantity::parse(v)?))),
+    )
 }
 
 /// The host ports the scheduler sees once the API server has defaulted the pod: with

@@ -161,11 +161,11 @@ pub(crate) fn pod_pane(pods: Vec<PodIn>, originals: &mut Originals) -> ParsedPan
                     } else {
                         vec![taintlab_input::ContainerResources {
                             name: "main".into(),
-                            requests: p
-                                .requested_resources
-                                .iter()
-                                .map(|r| (r.clone(), "1".to_string()))
-                                .collect(),
+                            requests: taintlab_core::sort::map_from(
+                                p.requested_resources
+                                    .iter()
+                                    .map(|r| (r.clone(), "1".to_string())),
+                            ),
                             ..Default::default()
                         }]
                     },
