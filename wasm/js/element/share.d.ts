@@ -42,5 +42,5 @@ export declare function playgroundState(input: {
  * The action lines and last second a link's state carries, as the playground's decoder
  * reads them ("" and 0 when missing); throws where the decoder refuses the link.
  */
-export declare function whatIfFromState(state: Record<string, unknown> | null): { actions: string; until: number };
+export declare function whatIfFromState(state: object | null): { actions: string; until: number };
 export declare function playgroundUrl(base: string | undefined, state: object): Promise<string>;

@@ -39,8 +39,8 @@ import type { KubectlTaintResult, ValidationResult } from "taintlab/tools";
 import type { PolicyDecision, PolicySettings } from "taintlab/policy";
 import initWeb, { explain as webExplain } from "taintlab/web";
 import initPolicyWeb, { policyDecision as webPolicyDecision } from "taintlab/policy/web";
-import { TaintCheck, type TaintCheckRenderDetail } from "taintlab/element";
-import { shareFragment, playgroundState } from "taintlab/element/share";
+import { TaintCheck, type TaintCheckRenderDetail, loadWhatIf, whatIfLines } from "taintlab/element";
+import { shareFragment, playgroundState, whatIfFromState } from "taintlab/element/share";
 
 const gpu: TolerationSpec = { key: "dedicated", operator: "Equal", value: "gpu", effect: "NoSchedule" };
 
@@ -153,9 +153,14 @@ const wp: boolean = webPolicyDecision({ kind: "Pod", metadata: { name: "p" } }).
 const el: TaintCheck = document.createElement("taint-check");
 el.addEventListener("taint-check-render", (ev) => {
   const detail: TaintCheckRenderDetail = ev.detail;
-  console.log(detail.analysis.pods.length, detail.first);
+  console.log(detail.analysis.pods.length, detail.first, detail.whatIf?.timeline.summary.evicted ?? 0);
 });
 await el.activate();
 const fragment: string = await shareFragment(playgroundState({ nodes: "", pods: "" }));
+// What-if mode: action lines, the link's scenario.actions/until, the module loaded on demand.
+const whatIfState = playgroundState({ nodes: "", pods: "", actions: whatIfLines("at 0 drain n1 --ignore-daemonsets; fail n2"), until: 900 });
+const opened: { actions: string; until: number } = whatIfFromState(whatIfState);
+const tab: "timeline" | undefined = whatIfState.tab;
+await loadWhatIf();
 
-console.log(ok, any, verdict, coveredBy, left, evictAfter, message, scores, rejectedBy, shortBy, combined, victims, bars, firstFilter, evictedAt, t2, fate, firstError, v2, finals, rejection, n, ds, line, stdout, d, accepted, panes, version, wx, wp, fragment);
+console.log(ok, any, verdict, coveredBy, left, evictAfter, message, scores, rejectedBy, shortBy, combined, victims, bars, firstFilter, evictedAt, t2, fate, firstError, v2, finals, rejection, n, ds, line, stdout, d, accepted, panes, version, wx, wp, fragment, opened, tab);
