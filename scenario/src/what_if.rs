@@ -259,14 +259,47 @@ impl Scenario {
     /// second 0 to `until`, with the scenario's release and the release's control-plane
     /// defaults.
     pub fn what_if(&self, actions: &[Action], until: i64) -> Result<Timeline, InputError> {
-        let start = self.what_if_cluster();
-        simulation::simulate(&WhatIf::new(
-            start.cluster,
-            self.semantics,
-            actions.to_vec(),
+        self.what_if_with(
+            actions,
             until,
-        ))
+            simulation::Options::defaults(self.semantics),
+        )
     }
+
+    /// As [`Scenario::what_if`], with the control plane's `options` (see
+    /// [`simulation_options`] for the ones a scenario's [`crate::Options`] imply).
+    pub fn what_if_with(
+        &self,
+        actions: &[Action],
+        until: i64,
+        options: simulation::Options,
+    ) -> Result<Timeline, InputError> {
+        let start = self.what_if_cluster();
+        let mut w = WhatIf::new(start.cluster, self.semantics, actions.to_vec(), until);
+        w.options = options;
+        simulation::simulate(&w)
+    }
+}
+
+/// The control plane's options for a what-if on a scenario read with `options`: the
+/// release's node-monitor timing, and DefaultTolerationSeconds as the admission
+/// configuration sets it for the pods the controllers create. With admission on, its
+/// seconds, or none when the configuration turns the plugin off (kube-apiserver
+/// `--disable-admission-plugins=DefaultTolerationSeconds`); with admission not run here
+/// (pods read back from a cluster), upstream's 300 s, since that cluster's API server
+/// runs the plugin on every pod it creates
+/// (plugin/pkg/admission/defaulttolerationseconds/admission.go `Admit`).
+pub fn simulation_options(options: &crate::Options) -> simulation::Options {
+    let mut out = simulation::Options::defaults(options.semantics);
+    if let Some(a) = &options.admission {
+        out.default_toleration_seconds = a.default_toleration_seconds.as_ref().map(|c| {
+            taintlab_core::node_lifecycle::DefaultTolerationSeconds {
+                not_ready: c.not_ready_seconds,
+                unreachable: c.unreachable_seconds,
+            }
+        });
+    }
+    out
 }
 
 /// The words of an action line, for help texts and error messages.

@@ -216,3 +216,54 @@ fn bad_action_lines_name_what_is_wrong() {
     let many = parse_actions("cordon n1\n\n# comment\nexplode n2\n", V).unwrap_err();
     assert!(many.starts_with("line 4: "), "{many}");
 }
+
+#[test]
+fn admission_settings_reach_the_simulation() {
+    use taintlab_core::admission::default_toleration_seconds::DefaultTolerationSecondsConfig;
+    use taintlab_core::node_lifecycle::DefaultTolerationSeconds;
+    let with = |dts: Option<DefaultTolerationSecondsConfig>| Options {
+        admission: Some(crate::AdmissionOptions {
+            default_toleration_seconds: dts,
+            ..Default::default()
+        }),
+        ..Options::default()
+    };
+    // Not run here: the cluster's own API server adds 300 s.
+    assert_eq!(
+        simulation_options(&Options::default()).default_toleration_seconds,
+        Some(DefaultTolerationSeconds::default())
+    );
+    assert_eq!(
+        simulation_options(&with(None)).default_toleration_seconds,
+        None
+    );
+    let sixty = with(Some(DefaultTolerationSecondsConfig {
+        not_ready_seconds: 60,
+        unreachable_seconds: 60,
+    }));
+    assert_eq!(
+        simulation_options(&sixty).default_toleration_seconds,
+        Some(DefaultTolerationSeconds {
+            not_ready: 60,
+            unreachable: 60
+        })
+    );
+    let first_eviction = |o: &Options| {
+        let s = Scenario::from_text(CLUSTER, o);
+        let actions = parse_actions("fail n1", V).unwrap();
+        let t = s
+            .what_if_with(&actions, 900, simulation_options(o))
+            .expect("runs");
+        t.events
+            .iter()
+            .find(|e| e.reason == "TaintManagerEviction")
+            .map(|e| e.at)
+    };
+    let default = first_eviction(&Options::default()).expect("evicted");
+    let short = first_eviction(&sixty).expect("evicted");
+    assert!(default >= 300, "{default}");
+    assert!(
+        (60..default - 200).contains(&short),
+        "60 s tolerations evict 240 s sooner: {short} vs {default}"
+    );
+}

@@ -322,6 +322,10 @@ strings! {
     WiCapacity => "Capacity left", "剩余容量", "Capacidade restante";
     WiDrainOutput => "kubectl drain output", "kubectl drain 输出", "Saída do kubectl drain";
     WiEvents => "Events ({0})", "事件（{0}）", "Eventos ({0})";
+    WiPickNode => "Pick this node for an action", "选择此节点执行操作", "Escolher este nó para uma ação";
+    WiMatrix => "Where each pod could be scheduled at {0} s", "第 {0} 秒时每个 Pod 可调度到哪里", "Onde cada pod poderia ser agendado em {0} s";
+    WiMatrixNote => "Each pod is checked as a new pod with its spec would be, against the nodes and the pods bound at that second (its own place counts as taken). ✓ fits; otherwise the first filter that rejects it.", "每个 Pod 都按带相同规约的新 Pod 检查，对照该秒的节点和已绑定的 Pod（它自己的位置算作已占用）。✓ 表示可放入，否则显示第一个拒绝它的过滤器。", "Cada pod é verificado como seria um pod novo com a sua spec, contra os nós e os pods vinculados naquele segundo (o seu próprio lugar conta como ocupado). ✓ cabe; senão, o primeiro filtro que o rejeita.";
+    WiMatrixMore => "{0} more pods and {1} more nodes not shown.", "另有 {0} 个 Pod 和 {1} 个节点未显示。", "Mais {0} pods e {1} nós não mostrados.";
     KwTitle => "Kubewarden toleration policy", "Kubewarden 容忍策略", "Política de tolerâncias Kubewarden";
     KwIntro => "The same decision function as the policy module: edit its settings and see what it answers for every pasted pod and workload (a CREATE request).", "与策略模块相同的判定函数：编辑其设置，查看它对每个粘贴的 Pod 和工作负载（CREATE 请求）的回答。", "A mesma função de decisão do módulo da política: edite as configurações e veja o que ela responde para cada pod e carga colados (uma requisição CREATE).";
     KwSettings => "Policy settings (JSON)", "策略设置（JSON）", "Configurações da política (JSON)";

@@ -141,22 +141,39 @@ impl PolicyWorker {
     }
 
     /// Runs the what-if of `state` (its JSON without pane texts; the texts as for
-    /// [`Self::run`], which shares them) and returns the [`crate::whatif::WhatIfView`]
-    /// as JSON.
+    /// [`Self::run`], which shares them) and returns [`crate::whatif::Answer`]'s text in
+    /// `lang`, showing second `at`; `now` reads a clock in milliseconds.
     #[cfg(feature = "reader")]
-    pub fn what_if(&mut self, state: &str, nodes: Option<String>, pods: Option<String>) -> String {
+    pub fn what_if(
+        &mut self,
+        state: &str,
+        nodes: Option<String>,
+        pods: Option<String>,
+        at: i64,
+        lang: crate::i18n::Lang,
+        now: &dyn Fn() -> f64,
+    ) -> String {
         self.set_texts(nodes, pods);
-        let view = match serde_json::from_str::<State>(state) {
-            Err(e) => crate::whatif::WhatIfView {
-                errors: vec![e.to_string()],
+        match serde_json::from_str::<State>(state) {
+            Err(e) => crate::whatif::Answer {
+                head: crate::timeline::whatif_html::errors(&[e.to_string()], &[]),
                 ..Default::default()
-            },
-            Ok(state) => {
-                let scenario = self.panes.scenario(&state_options(&state));
-                crate::whatif::run_text(&scenario, &state.scenario.actions, state.scenario.until)
             }
-        };
-        view.to_json()
+            .to_text(),
+            Ok(state) => {
+                let options = state_options(&state);
+                let scenario = self.panes.scenario(&options);
+                crate::whatif::run_text(
+                    &scenario,
+                    &options,
+                    &state.scenario.actions,
+                    state.scenario.until,
+                    at,
+                    lang,
+                    now,
+                )
+            }
+        }
     }
 }
 

@@ -1,141 +1,61 @@
 //! The cluster-wide what-if: the state's action lines run through the core's simulation
-//! (`taintlab_scenario::Scenario::what_if`) on the pasted cluster, and the compact view
-//! of its timeline that crosses back from the worker.
+//! on the pasted cluster, with the control plane's options the playground's settings
+//! imply (`taintlab_scenario::what_if::simulation_options`: DefaultTolerationSeconds as
+//! the admission settings say).
 //!
-//! The simulation runs in the worker (`src/bin/worker.rs`, message `whatif`), so the
-//! simulator's code is part of the worker's module, fetched on demand, not of the
-//! page's first download. The page only decodes [`WhatIfView`] (numbers and strings) and
-//! derives the cluster at a chosen second from its spans and node changes
-//! ([`WhatIfView::at`]).
+//! The simulation and the rendering of its answer both run in the worker
+//! (`src/bin/worker.rs`, messages `whatif` and `whatifAt`), so neither the simulator nor
+//! the tab's timeline, tables and matrix are part of the page's first download: the
+//! worker renders them as HTML ([`crate::timeline::whatif_html`], every string escaped)
+//! and the page's tab ([`crate::timeline::WhatIf`]) is a shell that puts that HTML in
+//! place. The worker keeps the last run ([`Session`]), so moving the scrubber only
+//! renders the cluster and the matrix at the new second.
 
-use serde::{Deserialize, Serialize};
+/// Separates the parts of the worker's answer (see [`Answer`]).
+pub const PART: char = '\u{1}';
 
-/// Pod state codes in [`SpanView`].
-pub const PENDING: u8 = 0;
-/// Running on the span's node.
-pub const RUNNING: u8 = 1;
-/// Terminating on the span's node.
-pub const TERMINATING: u8 = 2;
-
-/// One stretch of a pod's life: `(pod, node or -1, state, from, to or -1 while open)`.
-pub type SpanView = (u32, i32, u8, i64, i64);
-
-/// A node's state from a second on: `(at, node, taints as text, cordoned, ready, exists)`.
-pub type NodeChangeView = (i64, u32, Vec<String>, bool, bool, bool);
-
-/// One event or drain line: `(at, source (0 event, 1 drain stdout, 2 drain stderr),
-/// type, reason, object, message)`.
-pub type EventView = (i64, u8, String, String, String, String);
-
-/// The summary's capacity row: `(node, open, cpu free, memory free, pods free)`
-/// (empty when unknown).
-pub type CapacityView = (String, bool, String, String, String);
-
-/// What the tab shows: the timeline, or the error that stopped it.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct WhatIfView {
-    /// Errors in the action lines or the cluster (each names its line or field).
-    pub errors: Vec<String>,
-    /// Notes on the cluster as read (objects left out, ...).
-    pub notes: Vec<String>,
-    /// The last simulated second.
-    pub until: i64,
-    /// Node names.
-    pub nodes: Vec<String>,
-    /// Pods as `namespace/name`.
-    pub pods: Vec<String>,
-    /// For each pod, the pod it replaces (-1: none).
-    pub replaces: Vec<i32>,
-    /// Pod spans.
-    pub spans: Vec<SpanView>,
-    /// Node states, in time order (one at 0 for every node first).
-    pub node_changes: Vec<NodeChangeView>,
-    /// Events and drain lines in order.
-    pub events: Vec<EventView>,
-    /// Pods evicted or deleted by the actions' consequences.
-    pub evicted: usize,
-    /// Replacement pods created.
-    pub replaced: usize,
-    /// Replacements that were scheduled.
-    pub rescheduled: usize,
-    /// Pods still Pending at the end with their FailedScheduling text.
-    pub pending: Vec<(String, String)>,
-    /// Capacity left per node.
-    pub capacity: Vec<CapacityView>,
-    /// A drain had not finished at the end.
-    pub drains_unfinished: bool,
+/// The worker's answer to a `whatif` message, split into the parts the tab places
+/// around its scrubber.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Answer {
+    /// The last simulated second; `None` when the run stopped on an error (no scrubber).
+    pub until: Option<i64>,
+    /// Errors, or the summary, time, notes and pods left Pending.
+    pub head: String,
+    /// The swim lanes (their scrub line follows the `--scrub` CSS variable the page sets).
+    pub lanes: String,
+    /// The cluster and the matrix at the scrubbed second.
+    pub now: String,
+    /// Capacity, `kubectl drain`'s lines and the events.
+    pub tail: String,
 }
 
-/// A node at one second, as [`WhatIfView::at`] gives it.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct NodeNow {
-    /// Name.
-    pub name: String,
-    /// Taints as `key=value:Effect`.
-    pub taints: Vec<String>,
-    /// Cordoned.
-    pub cordoned: bool,
-    /// Ready (reporting).
-    pub ready: bool,
-    /// The Node object exists.
-    pub exists: bool,
-    /// Pods on it: `(pod, terminating)`.
-    pub pods: Vec<(usize, bool)>,
-}
-
-impl WhatIfView {
-    /// The cluster at second `t`: every node with its state and pods, and the pods not
-    /// bound to any node (Pending) at that second.
-    pub fn at(&self, t: i64) -> (Vec<NodeNow>, Vec<usize>) {
-        let mut nodes: Vec<NodeNow> = self
-            .nodes
-            .iter()
-            .map(|n| NodeNow {
-                name: n.clone(),
-                ready: true,
-                exists: true,
-                ..NodeNow::default()
-            })
-            .collect();
-        for (at, node, taints, cordoned, ready, exists) in &self.node_changes {
-            if *at > t {
-                break;
-            }
-            if let Some(n) = nodes.get_mut(*node as usize) {
-                n.taints = taints.clone();
-                n.cordoned = *cordoned;
-                n.ready = *ready;
-                n.exists = *exists;
-            }
+impl Answer {
+    /// Reads the text [`Answer::to_text`] wrote.
+    pub fn parse(text: &str) -> Self {
+        let mut parts = text.split(PART);
+        let mut next = || parts.next().unwrap_or_default().to_string();
+        let until = next().parse().ok();
+        Self {
+            until,
+            head: next(),
+            lanes: next(),
+            now: next(),
+            tail: next(),
         }
-        let mut pending = Vec::new();
-        for &(pod, node, state, from, to) in &self.spans {
-            if from > t || (to >= 0 && to <= t) {
-                continue;
-            }
-            match (state, usize::try_from(node).ok()) {
-                (PENDING, _) | (_, None) => pending.push(pod as usize),
-                (s, Some(n)) => {
-                    if let Some(n) = nodes.get_mut(n) {
-                        n.pods.push((pod as usize, s == TERMINATING));
-                    }
-                }
-            }
-        }
-        (nodes, pending)
     }
 
-    /// Spans on node `n` (`None`: the Pending lane).
-    pub fn lane(&self, n: Option<usize>) -> impl Iterator<Item = &SpanView> + '_ {
-        self.spans.iter().filter(move |s| match n {
-            Some(n) => usize::try_from(s.1).ok() == Some(n) && s.2 != PENDING,
-            None => s.2 == PENDING || s.1 < 0,
-        })
-    }
-
-    /// The view as JSON (what the worker sends).
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+    /// The answer as one text (what crosses from the worker).
+    pub fn to_text(&self) -> String {
+        let until = self.until.map(|u| u.to_string()).unwrap_or_default();
+        [
+            until.as_str(),
+            &self.head,
+            &self.lanes,
+            &self.now,
+            &self.tail,
+        ]
+        .join(&PART.to_string())
     }
 }
 
@@ -147,154 +67,250 @@ pub fn auto_until(last_action: i64) -> i64 {
 }
 
 #[cfg(feature = "reader")]
-pub use compute::run_text;
+pub use compute::{Failed, MAX_MATRIX_NODES, MAX_MATRIX_PODS, Matrix, Session, at_text, run_text};
 
 /// The simulation itself, linked only into builds that read texts (the worker, and the
 /// page built for tests, which runs it on its own thread when no worker can start).
 #[cfg(feature = "reader")]
 mod compute {
-    use taintlab_core::simulation::{PodState, Source, Timeline};
+    use std::cell::RefCell;
+
+    use taintlab_core::daemonset::add_or_update_daemon_pod_tolerations;
+    use taintlab_core::model::{Node, SchedulingPod};
+    use taintlab_core::node_lifecycle::apply_default_toleration_seconds;
+    use taintlab_core::scheduling::filter::{FilterPlugin, Status};
+    use taintlab_core::scheduling::placement::{
+        PlacementOptions, PreparedPod, node_states_with_allocatable,
+    };
+    use taintlab_core::simulation::{self, Cluster, ControllerKind, Timeline, WhatIf};
+    use taintlab_scenario::what_if::simulation_options;
     use taintlab_scenario::{Scenario, parse_actions};
 
-    use super::{PENDING, RUNNING, TERMINATING, WhatIfView, auto_until};
+    use super::{Answer, auto_until};
+    use crate::i18n::Lang;
+    use crate::timeline::whatif_html as html;
 
-    fn object(o: &taintlab_core::simulation::ObjectRef) -> String {
-        if o.namespace.is_empty() {
-            format!("{}/{}", o.kind.as_str(), o.name)
-        } else {
-            format!("{}/{}/{}", o.kind.as_str(), o.namespace, o.name)
-        }
+    /// Pods (rows) the matrix at a second shows at most.
+    pub const MAX_MATRIX_PODS: usize = 60;
+    /// Nodes (columns) the matrix at a second shows at most.
+    pub const MAX_MATRIX_NODES: usize = 40;
+
+    /// The filter plugins that reject a pod on one node, with their statuses (empty:
+    /// it fits).
+    pub type Failed = Vec<(FilterPlugin, Status)>;
+
+    /// A finished run: what the scrubber needs to show any second again.
+    pub struct Session {
+        /// The timeline.
+        pub timeline: Timeline,
+        /// The starting cluster (pod specs, node labels and allocatable).
+        pub start: Cluster,
+        /// The control plane's options the run used.
+        pub options: simulation::Options,
+        /// The scheduler's options for the matrix.
+        pub placement: PlacementOptions,
+        /// The assumptions made to build the starting cluster.
+        pub notes: Vec<String>,
+        /// Milliseconds the simulation took.
+        pub ms: f64,
     }
 
-    fn view(t: &Timeline) -> WhatIfView {
-        let pod_label = |i: usize| {
-            t.pods
-                .get(i)
-                .map(|p| format!("{}/{}", p.namespace, p.name))
-                .unwrap_or_default()
-        };
-        let sum = &t.summary;
-        WhatIfView {
-            errors: Vec::new(),
-            notes: Vec::new(),
-            until: t.until,
-            nodes: t.nodes.clone(),
-            pods: (0..t.pods.len()).map(pod_label).collect(),
-            replaces: t
+    /// Which pod could be scheduled on which node at one second: the filters of the
+    /// default profile (NodeUnschedulable, NodeName, TaintToleration, NodeAffinity,
+    /// NodePorts, NodeResourcesFit) run for each pod that exists then, as a new pod with
+    /// its spec would meet them, against the nodes as they are then and the pods bound
+    /// to them (the pod's own place counts as taken).
+    pub struct Matrix {
+        /// The nodes that exist then (index into [`Timeline::nodes`]), first
+        /// [`MAX_MATRIX_NODES`].
+        pub nodes: Vec<usize>,
+        /// Nodes that exist then but are not shown.
+        pub more_nodes: usize,
+        /// Per pod (index into [`Timeline::pods`]), per shown node, the failing filter
+        /// plugins (empty: the pod fits).
+        pub rows: Vec<(usize, Vec<Failed>)>,
+        /// Pods that exist then but are not shown (or whose spec is not known).
+        pub more_pods: usize,
+    }
+
+    impl Session {
+        /// The spec of pod `i` as the scheduler would see a new copy of it: a starting
+        /// pod's own, or its controller's template; with the DaemonSet controller's
+        /// tolerations and DefaultTolerationSeconds' as the simulation adds them.
+        /// `None` for a pod of an owner the cluster does not hold.
+        pub fn pod_spec(&self, i: usize) -> Option<SchedulingPod> {
+            let rec = self.timeline.pods.get(i)?;
+            let workload = |kind: ControllerKind, name: &str| {
+                self.start
+                    .workloads
+                    .iter()
+                    .find(|w| w.kind == kind && w.name == name && w.namespace == rec.namespace)
+            };
+            let (mut spec, host_network) = match self.start.pods.get(i) {
+                Some(p) if p.pod.pod.name == rec.name && p.pod.pod.namespace == rec.namespace => {
+                    (p.pod.clone(), false)
+                }
+                _ => {
+                    // The owner's template: the pod's controller, or for a ReplicaSet
+                    // `<deployment>-<hash>` the Deployment that made it; else the spec
+                    // of the pod it replaces.
+                    let o = rec.owner.as_ref()?;
+                    let w = workload(o.kind, &o.name).or_else(|| {
+                        let (dep, _) = o.name.rsplit_once('-')?;
+                        (o.kind == ControllerKind::ReplicaSet)
+                            .then(|| workload(ControllerKind::Deployment, dep))
+                            .flatten()
+                    });
+                    match w {
+                        Some(w) => {
+                            let mut s = w.template.spec.clone();
+                            s.pod.name = rec.name.clone();
+                            s.pod.namespace = rec.namespace.clone();
+                            (s, w.template.host_network)
+                        }
+                        None => {
+                            let r = rec.replaces.filter(|&r| r < i)?;
+                            let mut s = self.pod_spec(r)?;
+                            s.pod.name = rec.name.clone();
+                            (s, false)
+                        }
+                    }
+                }
+            };
+            if rec
+                .owner
+                .as_ref()
+                .is_some_and(|o| o.kind == ControllerKind::DaemonSet)
+            {
+                add_or_update_daemon_pod_tolerations(&mut spec.pod.tolerations, host_network);
+            }
+            if let Some(d) = self.options.default_toleration_seconds {
+                spec.pod.tolerations = apply_default_toleration_seconds(&spec.pod.tolerations, d);
+            }
+            spec.pod.node_name.clear();
+            Some(spec)
+        }
+
+        /// The matrix at second `t`.
+        pub fn matrix(&self, t: i64) -> Matrix {
+            let at = self.timeline.at(t);
+            let known: Vec<(usize, Node, Option<_>)> = at
+                .nodes
+                .iter()
+                .filter_map(|n| {
+                    let base = self.start.nodes.get(n.node)?;
+                    let mut node = base.node.clone();
+                    node.taints = n.taints.clone();
+                    node.unschedulable = n.unschedulable;
+                    Some((n.node, node, base.allocatable.clone()))
+                })
+                .collect();
+            let more_nodes = at.nodes.len().saturating_sub(MAX_MATRIX_NODES);
+            let shown = &known[..known.len().min(MAX_MATRIX_NODES)];
+            let nodes: Vec<Node> = shown.iter().map(|(_, n, _)| n.clone()).collect();
+            let allocatable: Vec<_> = shown.iter().map(|(_, _, a)| a.clone()).collect();
+            let bound: Vec<SchedulingPod> = at
                 .pods
                 .iter()
-                .map(|p| p.replaces.map_or(-1, |r| r as i32))
-                .collect(),
-            spans: t
-                .spans
-                .iter()
-                .map(|s| {
-                    let state = match s.state {
-                        PodState::Pending => PENDING,
-                        PodState::Running => RUNNING,
-                        PodState::Terminating { .. } => TERMINATING,
-                    };
-                    (
-                        s.pod as u32,
-                        s.node.map_or(-1, |n| n as i32),
-                        state,
-                        s.from,
-                        s.to.unwrap_or(-1),
-                    )
+                .filter_map(|p| {
+                    let name = self.timeline.nodes.get(p.node?)?;
+                    let mut spec = self.pod_spec(p.pod)?;
+                    spec.pod.node_name = name.clone();
+                    Some(spec)
                 })
-                .collect(),
-            node_changes: t
-                .node_changes
-                .iter()
-                .map(|c| {
-                    (
-                        c.at,
-                        c.node as u32,
-                        c.taints
-                            .iter()
-                            .map(taintlab_core::matching::taint_to_string)
-                            .collect(),
-                        c.unschedulable,
-                        c.ready,
-                        c.exists,
-                    )
-                })
-                .collect(),
-            events: t
-                .events
-                .iter()
-                .map(|e| {
-                    let src = match e.source {
-                        Source::Event => 0,
-                        Source::DrainStdout => 1,
-                        Source::DrainStderr => 2,
-                    };
-                    (
-                        e.at,
-                        src,
-                        e.event_type.clone(),
-                        e.reason.clone(),
-                        object(&e.object),
-                        e.message.clone(),
-                    )
-                })
-                .collect(),
-            evicted: sum.evicted,
-            replaced: sum.replaced,
-            rescheduled: sum.rescheduled,
-            pending: sum
-                .still_pending
-                .iter()
-                .map(|p| (pod_label(p.pod), p.message.clone()))
-                .collect(),
-            capacity: sum
-                .capacity
-                .iter()
-                .map(|c| {
-                    let opt = |v: Option<i64>| v.map(|v| v.to_string()).unwrap_or_default();
-                    (
-                        t.nodes.get(c.node).cloned().unwrap_or_default(),
-                        c.open,
-                        c.cpu_milli_free
-                            .map(|v| format!("{v}m"))
-                            .unwrap_or_default(),
-                        opt(c.memory_free),
-                        opt(c.pods_free),
-                    )
-                })
-                .collect(),
-            drains_unfinished: sum.drains_unfinished,
+                .collect();
+            let states = node_states_with_allocatable(&nodes, &allocatable, &bound, self.placement);
+            let mut rows = Vec::new();
+            for p in &at.pods {
+                if rows.len() == MAX_MATRIX_PODS {
+                    break;
+                }
+                let Some(spec) = self.pod_spec(p.pod) else {
+                    continue;
+                };
+                let prepared = PreparedPod::new(&spec, self.placement);
+                let cells = nodes
+                    .iter()
+                    .zip(&states)
+                    .map(|(n, s)| prepared.filter(n, &s.used_ports, s.usage.as_ref()))
+                    .collect();
+                rows.push((p.pod, cells));
+            }
+            Matrix {
+                nodes: shown.iter().map(|(i, _, _)| *i).collect(),
+                more_nodes,
+                more_pods: at.pods.len() - rows.len(),
+                rows,
+            }
         }
     }
 
-    /// Runs `actions` (the shared line form) on `scenario`'s cluster up to `until`
-    /// (0: automatic, see [`auto_until`]).
-    pub fn run_text(scenario: &Scenario, actions: &str, until: i64) -> WhatIfView {
-        let cluster = scenario.what_if_cluster();
-        let notes: Vec<String> = cluster.notes.iter().map(|n| n.message.clone()).collect();
+    thread_local! {
+        /// The last run, for [`at_text`].
+        static LAST: RefCell<Option<Session>> = const { RefCell::new(None) };
+    }
+
+    /// Runs `actions` (the shared line form) on `scenario`'s cluster up to `until` (0:
+    /// automatic, see [`auto_until`]) with the control plane `options` imply, keeps the
+    /// run for [`at_text`], and returns the [`Answer`] in `lang`, showing second `at`.
+    /// `now` reads a clock in milliseconds (the time shown).
+    pub fn run_text(
+        scenario: &Scenario,
+        options: &taintlab_scenario::Options,
+        actions: &str,
+        until: i64,
+        at: i64,
+        lang: Lang,
+        now: &dyn Fn() -> f64,
+    ) -> String {
+        let t0 = now();
+        let start = scenario.what_if_cluster();
+        let notes: Vec<String> = start.notes.iter().map(|n| n.message.clone()).collect();
+        let fail = |e: String| {
+            LAST.with(|l| *l.borrow_mut() = None);
+            Answer {
+                head: html::errors(&[e], &notes),
+                ..Answer::default()
+            }
+            .to_text()
+        };
         let actions = match parse_actions(actions, scenario.semantics.version) {
             Ok(a) => a,
-            Err(e) => {
-                return WhatIfView {
-                    errors: vec![e.to_string()],
-                    notes,
-                    ..WhatIfView::default()
-                };
-            }
+            Err(e) => return fail(e),
         };
         let until = if until > 0 {
             until
         } else {
             auto_until(actions.iter().map(|a| a.at).max().unwrap_or(0))
         };
-        match scenario.what_if(&actions, until) {
-            Ok(t) => WhatIfView { notes, ..view(&t) },
-            Err(e) => WhatIfView {
-                errors: vec![e.to_string()],
-                notes,
-                ..WhatIfView::default()
-            },
-        }
+        let mut w = WhatIf::new(start.cluster, scenario.semantics, actions, until);
+        w.options = simulation_options(options);
+        let timeline = match simulation::simulate(&w) {
+            Ok(t) => t,
+            Err(e) => return fail(e.to_string()),
+        };
+        let session = Session {
+            timeline,
+            start: w.cluster,
+            options: w.options,
+            placement: PlacementOptions::new(scenario.semantics),
+            notes,
+            ms: now() - t0,
+        };
+        let answer = html::answer(&session, at, lang);
+        LAST.with(|l| *l.borrow_mut() = Some(session));
+        answer.to_text()
+    }
+
+    /// The cluster and the matrix at second `at` of the last run, in `lang` (empty when
+    /// there is none).
+    pub fn at_text(at: i64, lang: Lang) -> String {
+        LAST.with(|l| {
+            l.borrow()
+                .as_ref()
+                .map(|s| html::now(s, at, lang))
+                .unwrap_or_default()
+        })
     }
 }
 
@@ -302,56 +318,28 @@ mod compute {
 mod tests {
     use super::*;
 
-    fn sample() -> WhatIfView {
-        WhatIfView {
-            until: 100,
-            nodes: vec!["a".into(), "b".into()],
-            pods: vec!["d/p".into(), "d/q".into()],
-            replaces: vec![-1, 0],
-            spans: vec![
-                (0, 0, RUNNING, 0, 10),
-                (0, 0, TERMINATING, 10, 40),
-                (1, -1, PENDING, 10, 12),
-                (1, 1, RUNNING, 12, -1),
-            ],
-            node_changes: vec![
-                (0, 0, vec![], false, true, true),
-                (0, 1, vec![], false, true, true),
-                (10, 0, vec!["k=v:NoExecute".into()], true, true, true),
-            ],
-            ..WhatIfView::default()
-        }
-    }
-
     #[test]
-    fn the_cluster_at_a_second_follows_spans_and_node_changes() {
-        let v = sample();
-        let (nodes, pending) = v.at(5);
-        assert_eq!(nodes[0].pods, vec![(0, false)]);
-        assert!(nodes[0].taints.is_empty() && !nodes[0].cordoned);
-        assert!(pending.is_empty());
-        let (nodes, pending) = v.at(11);
-        assert_eq!(nodes[0].pods, vec![(0, true)]);
-        assert_eq!(nodes[0].taints, vec!["k=v:NoExecute".to_string()]);
-        assert!(nodes[0].cordoned);
-        assert_eq!(pending, vec![1]);
-        let (nodes, pending) = v.at(50);
-        assert!(nodes[0].pods.is_empty());
-        assert_eq!(nodes[1].pods, vec![(1, false)]);
-        assert!(pending.is_empty());
-    }
-
-    #[test]
-    fn lanes_split_bound_and_pending_spans() {
-        let v = sample();
-        assert_eq!(v.lane(Some(0)).count(), 2);
-        assert_eq!(v.lane(Some(1)).count(), 1);
-        assert_eq!(v.lane(None).count(), 1);
+    fn answers_round_trip_through_text() {
+        let a = Answer {
+            until: Some(600),
+            head: "<p>h</p>".into(),
+            lanes: "l".into(),
+            now: "n".into(),
+            tail: "t".into(),
+        };
+        assert_eq!(Answer::parse(&a.to_text()), a);
+        let e = Answer {
+            head: "<p>bad</p>".into(),
+            ..Answer::default()
+        };
+        assert_eq!(Answer::parse(&e.to_text()).until, None);
+        assert_eq!(Answer::parse(""), Answer::default());
     }
 
     #[cfg(feature = "reader")]
     #[test]
     fn a_drain_moves_the_deployment_to_its_pool_and_waits_on_the_budget() {
+        use crate::i18n::Lang;
         use taintlab_core::{KubeVersion, Semantics};
         let nodes = "apiVersion: v1\nkind: Node\nmetadata: {name: a-1, labels: {pool: a}}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: a-2, labels: {pool: a}}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: b-1, labels: {pool: b}}\n";
         let mut pods = String::from(
@@ -371,41 +359,97 @@ mod tests {
             &pods,
             KubeVersion::NEWEST,
         );
-        let scenario = panes.scenario(&taintlab_scenario::Options {
+        let options = taintlab_scenario::Options {
             semantics: Semantics::at(KubeVersion::NEWEST),
             ..Default::default()
-        });
-        let v = super::run_text(&scenario, "at 0 drain a-1 --ignore-daemonsets", 0);
-        assert!(v.errors.is_empty(), "{:?}", v.errors);
-        assert_eq!(v.until, 600);
-        let (nodes, pending) = v.at(v.until);
-        assert!(pending.is_empty(), "{pending:?}");
-        assert!(
-            nodes[0].cordoned && nodes[0].pods.is_empty(),
-            "{:?}",
-            nodes[0]
+        };
+        let scenario = panes.scenario(&options);
+        let text = run_text(
+            &scenario,
+            &options,
+            "at 0 drain a-1 --ignore-daemonsets",
+            0,
+            600,
+            Lang::En,
+            &|| 0.0,
         );
+        let a = Answer::parse(&text);
+        assert_eq!(a.until, Some(600), "{}", a.head);
+        assert!(
+            a.head
+                .contains("Evicted 2, rescheduled 2, still Pending 0."),
+            "{}",
+            a.head
+        );
+        // At the end a-1 is cordoned and empty, both replacements run on a-2, none on b-1.
+        let row = |html: &str, node: &str| {
+            let from = html
+                .find(&format!("<tr data-node=\"{node}\">"))
+                .expect(node);
+            html[from..from + html[from..].find("</tr>").unwrap()].to_string()
+        };
+        assert!(
+            row(&a.now, "a-1").contains("SchedulingDisabled"),
+            "{}",
+            a.now
+        );
+        assert!(!row(&a.now, "a-1").contains("pod-chip"), "{}", a.now);
         assert_eq!(
-            nodes[1].pods.len(),
+            row(&a.now, "a-2").matches("pod-chip").count(),
             2,
-            "both replacements on a-2: {nodes:?}"
+            "{}",
+            a.now
         );
-        assert!(nodes[2].pods.is_empty(), "nothing on the other pool");
+        assert!(!row(&a.now, "b-1").contains("pod-chip"), "{}", a.now);
         // The second eviction waited for the budget.
-        assert!(
-            v.events
-                .iter()
-                .any(|e| e.1 != 0 && e.5.contains("disruption budget")),
-            "{:?}",
-            v.events
-        );
-        assert_eq!(v.evicted, 2);
+        assert!(a.tail.contains("disruption budget"), "{}", a.tail);
+        // The matrix at the end: every pod fits a-2 only (a-1 cordoned, b-1 the
+        // wrong pool).
+        let m = &a.now[a.now.find("wi-matrix").expect("matrix")..];
+        assert!(m.contains("data-node=\"a-1\" data-fit=\"no\""), "{m}");
+        assert!(m.contains(">NodeUnschedulable<"), "{m}");
+        assert!(m.contains("data-node=\"a-2\" data-fit=\"yes\""), "{m}");
+        assert!(m.contains(">NodeAffinity<"), "{m}");
+        assert!(!m.contains("data-node=\"b-1\" data-fit=\"yes\""), "{m}");
+        // Scrubbing renders another second of the same run: at 0 both pods are on a-1.
+        let at0 = at_text(0, Lang::En);
+        assert!(at0.contains("data-at=\"0\""), "{at0}");
+        assert_eq!(row(&at0, "a-1").matches("pod-chip").count(), 2, "{at0}");
+        // The same run in Portuguese.
+        let pt = Answer::parse(&run_text(
+            &scenario,
+            &options,
+            "at 0 drain a-1 --ignore-daemonsets",
+            0,
+            0,
+            Lang::PtBr,
+            &|| 0.0,
+        ));
+        assert!(pt.head.contains("Despejados 2"), "{}", pt.head);
     }
 
+    #[cfg(feature = "reader")]
     #[test]
-    fn the_view_round_trips_through_json() {
-        let v = sample();
-        let back: WhatIfView = serde_json::from_str(&v.to_json()).unwrap();
-        assert_eq!(back, v);
+    fn bad_lines_and_names_are_shown_escaped() {
+        use crate::i18n::Lang;
+        let options = taintlab_scenario::Options::default();
+        let scenario = taintlab_scenario::Scenario::from_text(
+            "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n",
+            &options,
+        );
+        let a = Answer::parse(&run_text(
+            &scenario,
+            &options,
+            "at 0 taint n1 <b>=x:NoExecute",
+            0,
+            0,
+            Lang::En,
+            &|| 0.0,
+        ));
+        assert_eq!(a.until, None);
+        assert!(a.head.contains("error-text"), "{}", a.head);
+        assert!(!a.head.contains("<b>"), "{}", a.head);
+        assert!(a.head.contains("&lt;b&gt;"), "{}", a.head);
+        assert!(at_text(0, Lang::En).is_empty());
     }
 }

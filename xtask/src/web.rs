@@ -25,11 +25,13 @@ const BUDGET_GZ_BYTES: u64 = 450_000;
 /// -5,605 B) and wasm-opt told the module's features (-3,535 B) took 9,140 B off that
 /// page (462,520 B); with the per-block view and the rendering added alongside, the page
 /// measures 478,329 B; with the add-a-label form, the per-block lists and the what-if
-/// state 486,477 B; with the What-if tab's rendering, which is still in the page instead
-/// of a module fetched with the tab, 509,528 B. This ceiling leaves room for Node's gzip
-/// in the end-to-end suite (about 1.5 % more than gzip -9) and keeps further growth from
-/// going unnoticed until the page is back under the target.
-const CEILING_GZ_BYTES: u64 = 520_000;
+/// state 486,477 B; with the What-if tab's rendering in the page, 509,528 B (509,765 B in
+/// CI). That rendering (timeline, summary, events, capacity, the cluster at a second)
+/// now happens in the worker, which returns HTML, and the page keeps a shell: 498,302 B
+/// (Node's gzip in the end-to-end suite: 506,055 B). This ceiling leaves room for Node's
+/// gzip (about 1.5 % more than gzip -9) and keeps further growth from going unnoticed
+/// until the page is back under the target.
+const CEILING_GZ_BYTES: u64 = 510_000;
 /// Where `cargo xtask serve` listens unless TAINTLAB_PORT says otherwise.
 const DEFAULT_PORT: &str = "8080";
 

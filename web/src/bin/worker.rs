@@ -2,16 +2,19 @@
 //! and that the page starts only when it needs it: it reads every pasted text and
 //! imported file (the input layer's readers live here, not in the page's first
 //! download; typing never waits for a large paste) and runs the Kubewarden policy's
-//! decision function and the cluster-wide what-if simulation. See `taintlab_web::glue::worker` for the messages.
+//! decision function and the cluster-wide what-if simulation, whose results it also
+//! renders as HTML for the What-if tab (`taintlab_web::timeline::whatif_html`). See `taintlab_web::glue::worker` for the messages.
 
 use std::cell::RefCell;
 
 use gloo_events::EventListener;
 use taintlab_scenario::PaneKind;
 use taintlab_scenario::read_tolerations;
+use taintlab_web::i18n::Lang;
 use taintlab_web::parse::{parse_pane, to_import_json, to_tolerations_text, to_worker_text};
 use taintlab_web::policy::PolicyWorker;
 use taintlab_web::share::import_yaml;
+use taintlab_web::whatif::at_text as what_if_at;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -38,6 +41,8 @@ fn handle(scope: &DedicatedWorkerGlobalScope, data: &JsValue) {
             })
             .unwrap_or_default()
     };
+    let at = || get(data, "at").as_f64().unwrap_or(0.0) as i64;
+    let lang = || Lang::from_tag(&get(data, "lang").as_string().unwrap_or_default());
     let out = match op.as_str() {
         "parse" => {
             let text = text();
@@ -60,8 +65,12 @@ fn handle(scope: &DedicatedWorkerGlobalScope, data: &JsValue) {
             let state = get(data, "state").as_string().unwrap_or_default();
             let nodes = get(data, "nodes").as_string();
             let pods = get(data, "pods").as_string();
-            Ok(POLICY.with(|p| p.borrow_mut().what_if(&state, nodes, pods)))
+            Ok(POLICY.with(|p| {
+                p.borrow_mut()
+                    .what_if(&state, nodes, pods, at(), lang(), &now)
+            }))
         }
+        "whatifAt" => Ok(what_if_at(at(), lang())),
         other => Err(format!("unknown request {other:?}")),
     };
     let reply = js_sys::Object::new();

@@ -2,7 +2,8 @@
 //! separate wasm module that the page starts when it first needs it). It reads every
 //! pasted text and imported file (so the input layer's readers are not part of the
 //! page's initial download, and typing never waits for a large paste), and runs the
-//! Kubewarden policy's decision function (so the policy's code is not either).
+//! Kubewarden policy's decision function and the what-if simulation with the rendering of
+//! its results (so their code is not part of that download either).
 //!
 //! Messages are plain objects with strings inside (JSON, or for readings the compact
 //! [`super::wire`] format); a reply carries the request's
@@ -246,16 +247,48 @@ pub fn import_in_background(text: &str, done: Callback<Reply>) -> bool {
 /// pane texts; the texts are sent only when they changed since the last job.
 /// `done` gets the [`crate::policy::PolicyReport`] JSON.
 pub fn policy_job(state: String, nodes: &Rc<str>, pods: &Rc<str>, done: Callback<Reply>) -> bool {
-    job("policy", state, nodes, pods, done)
+    job("policy", state, nodes, pods, Vec::new(), done)
 }
 
-/// Asks the worker for the what-if's timeline, as [`policy_job`] (the two share the
-/// pane texts the worker holds). `done` gets the [`crate::whatif::WhatIfView`] JSON.
-pub fn what_if_job(state: String, nodes: &Rc<str>, pods: &Rc<str>, done: Callback<Reply>) -> bool {
-    job("whatif", state, nodes, pods, done)
+/// Asks the worker to run the what-if and render it, as [`policy_job`] (the two share
+/// the pane texts the worker holds), in language `lang` (a BCP 47 tag) showing second
+/// `at`. `done` gets [`crate::whatif::Answer`]'s text.
+pub fn what_if_job(
+    state: String,
+    nodes: &Rc<str>,
+    pods: &Rc<str>,
+    at: i64,
+    lang: &str,
+    done: Callback<Reply>,
+) -> bool {
+    let extra = vec![
+        ("at", JsValue::from_f64(at as f64)),
+        ("lang", JsValue::from_str(lang)),
+    ];
+    job("whatif", state, nodes, pods, extra, done)
 }
 
-fn job(op: &str, state: String, nodes: &Rc<str>, pods: &Rc<str>, done: Callback<Reply>) -> bool {
+/// Asks the worker for the cluster and the matrix at second `at` of its last what-if
+/// run, as HTML in language `lang`. False when no worker can be used.
+pub fn what_if_at_job(at: i64, lang: &str, done: Callback<Reply>) -> bool {
+    post(
+        &[
+            ("op", JsValue::from_str("whatifAt")),
+            ("at", JsValue::from_f64(at as f64)),
+            ("lang", JsValue::from_str(lang)),
+        ],
+        done,
+    )
+}
+
+fn job(
+    op: &str,
+    state: String,
+    nodes: &Rc<str>,
+    pods: &Rc<str>,
+    extra: Vec<(&str, JsValue)>,
+    done: Callback<Reply>,
+) -> bool {
     if !start() {
         return false;
     }
@@ -276,6 +309,7 @@ fn job(op: &str, state: String, nodes: &Rc<str>, pods: &Rc<str>, done: Callback<
     if send_pods {
         fields.push(("pods", JsValue::from_str(pods)));
     }
+    fields.extend(extra);
     let ok = post(&fields, done);
     if ok {
         SENT.with(|s| *s.borrow_mut() = (Some(nodes.clone()), Some(pods.clone())));

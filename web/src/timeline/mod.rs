@@ -11,6 +11,8 @@
 pub mod model;
 mod svg;
 mod view;
+#[cfg(feature = "reader")]
+pub mod whatif_html;
 mod whatif_view;
 
 pub use model::{Mark, Model, PodLine, node_failure, placements, taint_scenario};

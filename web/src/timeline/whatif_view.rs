@@ -1,23 +1,24 @@
 //! The timeline tab's cluster-wide "What if": actions picked per node (or typed in the
 //! shared line form), the simulation run in the worker, a swim lane per node with pods
-//! as bars, a scrubber showing the cluster at any second, the summary, the events and
-//! `kubectl drain`'s printed lines.
+//! as bars, a scrubber showing the cluster and the matrix at any second, the summary,
+//! the events and `kubectl drain`'s printed lines.
+//!
+//! This component is the shell: the form, the action lines, the scrubber and the
+//! containers. The results are HTML the worker renders
+//! ([`super::whatif_html`], see [`crate::whatif`]), so their code loads with the worker,
+//! not with the page. Clicks in them are handled here by their data attributes
+//! (`data-pick-node` on a lane's label picks that node in the form).
 
 use std::rc::Rc;
 
-use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 use crate::analysis::Analysis;
-use crate::i18n::{K, use_t};
+use crate::i18n::{K, Lang, use_lang, use_t};
 use crate::panes::Text;
 use crate::store::{Action, State};
-use crate::whatif::{PENDING, TERMINATING, WhatIfView};
-
-/// Lanes drawn at most (the summary, scrubber and events cover every node).
-const MAX_LANES: usize = 80;
-/// Bars drawn per lane at most.
-const MAX_BARS: usize = 200;
+use crate::whatif::Answer;
 
 /// Properties of [`WhatIf`].
 #[derive(Properties, PartialEq)]
@@ -74,9 +75,13 @@ fn pct(x: i64, until: i64) -> f64 {
 #[function_component(WhatIf)]
 pub fn what_if(props: &WhatIfProps) -> Html {
     let t = use_t();
-    let view = use_state(|| None::<Result<(Rc<WhatIfView>, f64), String>>);
+    let lang = use_lang();
+    let answer = use_state(|| None::<Result<(Rc<Answer>, f64), String>>);
+    // The cluster and matrix at the scrubbed second, when asked for after the answer.
+    let now_html = use_state(|| None::<Rc<str>>);
     let pending = use_state(|| false);
     let seq = use_mut_ref(|| (0u64, 0u64));
+    let at_seq = use_mut_ref(|| 0u64);
     let scrub = use_state(|| 0i64);
     let picked = use_state(String::new);
     let at = use_state(|| "0".to_string());
@@ -93,15 +98,18 @@ pub fn what_if(props: &WhatIfProps) -> Html {
             st.admission.clone(),
             st.scenario.actions.clone(),
             st.scenario.until,
+            lang,
         );
         let state = props.state.clone();
-        let view = view.clone();
+        let answer = answer.clone();
+        let now_html = now_html.clone();
         let pending = pending.clone();
         let seq = seq.clone();
         let analysis = props.analysis.clone();
+        let second = *scrub;
         use_effect_with(deps, move |_| {
             if state.scenario.actions.trim().is_empty() {
-                view.set(None);
+                answer.set(None);
                 return;
             }
             let my = {
@@ -115,7 +123,7 @@ pub fn what_if(props: &WhatIfProps) -> Html {
             let json = serde_json::to_string(&bare).unwrap_or_default();
             pending.set(true);
             let done = {
-                let view = view.clone();
+                let answer = answer.clone();
                 let pending = pending.clone();
                 let state = state.clone();
                 Callback::from(move |r: crate::glue::worker::Reply| {
@@ -128,16 +136,22 @@ pub fn what_if(props: &WhatIfProps) -> Html {
                         pending.set(false);
                     }
                     let r = match r {
-                        Ok((out, ms)) => serde_json::from_str::<WhatIfView>(&out)
-                            .map(|v| (Rc::new(v), ms))
-                            .map_err(|e| e.to_string()),
-                        Err(e) => local(&analysis, &state).ok_or(e),
+                        Ok((out, ms)) => Ok((Rc::new(Answer::parse(&out)), ms)),
+                        Err(e) => local(&analysis, &state, second, lang).ok_or(e),
                     };
-                    view.set(Some(r));
+                    now_html.set(None);
+                    answer.set(Some(r));
                     crate::perf::set("whatIfAnswered", crate::perf::now());
                 })
             };
-            if !crate::glue::worker::what_if_job(json, &state.nodes, &state.pods, done.clone()) {
+            if !crate::glue::worker::what_if_job(
+                json,
+                &state.nodes,
+                &state.pods,
+                second,
+                lang.tag(),
+                done.clone(),
+            ) {
                 done.emit(Err("the background worker could not start".into()));
             }
         });
@@ -242,18 +256,85 @@ pub fn what_if(props: &WhatIfProps) -> Html {
         }
     };
 
-    let result = match &*view {
+    let result = match &*answer {
         None if props.state.scenario.actions.trim().is_empty() => {
             html! { <p class="muted">{t.s(K::WiEmpty)}</p> }
         }
         None => html! { <p class="muted">{t.s(K::WiRunning)}</p> },
         Some(Err(e)) => html! { <p class="bad-text">{e.clone()}</p> },
-        Some(Ok((v, ms))) if !v.errors.is_empty() => html! {
-            <div class="wi-errors" data-ms={ms.to_string()}>
-                { for v.errors.iter().map(|e| html!{ <p class="error-text engine">{e.clone()}</p> }) }
-            </div>
-        },
-        Some(Ok((v, ms))) => result_view(t, v, *ms, &scrub),
+        Some(Ok((a, ms))) => {
+            let raw = |class: &str, html: &str| {
+                Html::from_html_unchecked(AttrValue::from(format!(
+                    "<div class=\"{class}\">{html}</div>"
+                )))
+            };
+            match a.until {
+                None => {
+                    html! { <div class="wi-result" data-ms={format!("{ms:.1}")}>{raw("wi-head", &a.head)}</div> }
+                }
+                Some(until) => {
+                    let now = (*scrub).clamp(0, until);
+                    let on_scrub = {
+                        let (scrub, now_html, at_seq) =
+                            (scrub.clone(), now_html.clone(), at_seq.clone());
+                        Callback::from(move |e: InputEvent| {
+                            let Some(x) = input_value(&e).and_then(|x| x.parse::<i64>().ok())
+                            else {
+                                return;
+                            };
+                            scrub.set(x);
+                            let my = {
+                                let mut s = at_seq.borrow_mut();
+                                *s += 1;
+                                *s
+                            };
+                            let done = {
+                                let (now_html, at_seq) = (now_html.clone(), at_seq.clone());
+                                Callback::from(move |r: crate::glue::worker::Reply| {
+                                    if *at_seq.borrow() != my {
+                                        return;
+                                    }
+                                    let html = match r {
+                                        Ok((out, _)) => out,
+                                        Err(_) => local_at(x, lang),
+                                    };
+                                    now_html.set(Some(Rc::from(html)));
+                                })
+                            };
+                            if !crate::glue::worker::what_if_at_job(x, lang.tag(), done.clone()) {
+                                done.emit(Err(String::new()));
+                            }
+                        })
+                    };
+                    let now_part = (*now_html)
+                        .clone()
+                        .unwrap_or_else(|| Rc::from(a.now.as_str()));
+                    html! {
+                        <div class="wi-result" data-ms={format!("{ms:.1}")} data-until={until.to_string()}>
+                            {raw("wi-head", &a.head)}
+                            <label class="scrubber">{t.f(K::WiAt, &[&now.to_string()])}
+                                <input class="wi-scrub" type="range" min="0" max={until.to_string()} value={now.to_string()} oninput={on_scrub} />
+                            </label>
+                            <div class="wi-lanes" style={format!("--scrub:{:.2}%", pct(now, until))}>{raw("wi-lanes-in", &a.lanes)}</div>
+                            {raw("wi-at", &now_part)}
+                            {raw("wi-tail", &a.tail)}
+                        </div>
+                    }
+                }
+            }
+        }
+    };
+    let on_click = {
+        let picked = picked.clone();
+        Callback::from(move |e: MouseEvent| {
+            let node = e
+                .target_dyn_into::<Element>()
+                .and_then(|el| el.closest("[data-pick-node]").ok().flatten())
+                .and_then(|el| el.get_attribute("data-pick-node"));
+            if let Some(n) = node {
+                picked.set(n);
+            }
+        })
     };
 
     html! {
@@ -262,7 +343,7 @@ pub fn what_if(props: &WhatIfProps) -> Html {
             <p class="muted">{t.s(K::WiIntro)}</p>
             {form}
             <div class="grid-form">{actions_box}{until_box}</div>
-            {result}
+            <div class="wi-out" onclick={on_click}>{result}</div>
         </section>
     }
 }
@@ -271,7 +352,7 @@ pub fn what_if(props: &WhatIfProps) -> Html {
 /// read texts only: the page built for tests). It reads the state's own texts as the
 /// worker does: the analysis may still be the one before the texts changed (a loaded
 /// example is being read), and this answer is not asked again when it catches up.
-fn local(analysis: &Analysis, state: &State) -> Option<(Rc<WhatIfView>, f64)> {
+fn local(analysis: &Analysis, state: &State, at: i64, lang: Lang) -> Option<(Rc<Answer>, f64)> {
     let _ = analysis;
     #[cfg(feature = "reader")]
     {
@@ -284,130 +365,30 @@ fn local(analysis: &Analysis, state: &State) -> Option<(Rc<WhatIfView>, f64)> {
             &json,
             Some(state.nodes.to_string()),
             Some(state.pods.to_string()),
+            at,
+            lang,
+            &crate::perf::now,
         );
-        let v = serde_json::from_str::<WhatIfView>(&out).ok()?;
-        Some((Rc::new(v), crate::perf::now() - t0))
+        Some((Rc::new(Answer::parse(&out)), crate::perf::now() - t0))
     }
     #[cfg(not(feature = "reader"))]
     {
-        let _ = state;
+        let _ = (state, at, lang);
         None
     }
 }
 
-fn result_view(t: crate::i18n::T, v: &WhatIfView, ms: f64, scrub: &UseStateHandle<i64>) -> Html {
-    let now = (**scrub).clamp(0, v.until);
-    let (nodes_now, pending_now) = v.at(now);
-    let summary = t.f(
-        K::WiSummary,
-        &[
-            &v.evicted.to_string(),
-            &v.rescheduled.to_string(),
-            &v.pending.len().to_string(),
-        ],
-    );
-    let lane = |n: Option<usize>, label: String, extra: &str| {
-        let mut rows: Vec<u32> = v.lane(n).map(|s| s.0).collect();
-        rows.sort_unstable();
-        rows.dedup();
-        rows.truncate(MAX_BARS);
-        let height = rows.len().max(1) * 14 + 4;
-        html! {
-            <div class={classes!("lane", extra.to_string())} data-node={label.clone()}>
-                <span class="lane-label">{label}</span>
-                <div class="lane-bars" style={format!("height:{height}px")}>
-                    { for v.lane(n).filter_map(|s| rows.binary_search(&s.0).ok().map(|r| (r, s))).map(|(r, &(pod, _, state, from, to))| {
-                        let end = if to < 0 { v.until } else { to };
-                        let class = match state { PENDING => "bar pending", TERMINATING => "bar terminating", _ => "bar running" };
-                        let name = v.pods.get(pod as usize).cloned().unwrap_or_default();
-                        let gone = to >= 0 && state == TERMINATING;
-                        html!{ <span class={classes!(class, gone.then_some("gone"))} data-pod={name.clone()}
-                            title={format!("{name}  {from}s–{}", if to < 0 { String::from("…") } else { format!("{to}s") })}
-                            style={format!("left:{:.2}%;width:{:.2}%;top:{}px", pct(from, v.until), (pct(end, v.until) - pct(from, v.until)).max(0.3), r * 14 + 2)}>
-                            <span class="bar-label">{name}</span>
-                        </span> }
-                    }) }
-                    <span class="scrub-line" style={format!("left:{:.2}%", pct(now, v.until))}></span>
-                </div>
-            </div>
-        }
-    };
-    let drain_lines: Vec<String> = v
-        .events
-        .iter()
-        .filter(|e| e.1 != 0)
-        .map(|e| format!("{:>6}s  {}", e.0, e.5))
-        .collect();
-    let on_scrub = {
-        let scrub = scrub.clone();
-        Callback::from(move |e: InputEvent| {
-            if let Some(x) = input_value(&e).and_then(|x| x.parse().ok()) {
-                scrub.set(x)
-            }
-        })
-    };
-    html! {
-        <div class="wi-result" data-ms={format!("{ms:.1}")}>
-            <p class="wi-summary narrative">{summary}
-                if v.drains_unfinished { {" "}<span class="bad-text">{t.s(K::WiDrainUnfinished)}</span> }
-            </p>
-            <p class="muted small wi-time">{t.f(K::WiTime, &[&format!("{ms:.0}"), &v.until.to_string()])}</p>
-            { for v.notes.iter().map(|n| html!{ <p class="muted small">{n.clone()}</p> }) }
-            if !v.pending.is_empty() {
-                <ul class="wi-pending">
-                    { for v.pending.iter().map(|(p, m)| html!{ <li><code>{p.clone()}</code>{" "}<span class="engine">{m.clone()}</span></li> }) }
-                </ul>
-            }
-            <label class="scrubber">{t.f(K::WiAt, &[&now.to_string()])}
-                <input class="wi-scrub" type="range" min="0" max={v.until.to_string()} value={now.to_string()} oninput={on_scrub} />
-            </label>
-            <div class="lanes">
-                { for v.nodes.iter().enumerate().take(MAX_LANES).map(|(i, n)| lane(Some(i), n.clone(), "")) }
-                { lane(None, t.s(K::WiPendingLane).to_string(), "pending-lane") }
-            </div>
-            if v.nodes.len() > MAX_LANES { <p class="muted small">{t.f(K::WiMoreLanes, &[&(v.nodes.len() - MAX_LANES).to_string()])}</p> }
-            <table class="wi-at-table">
-                <caption>{t.f(K::WiAt, &[&now.to_string()])}</caption>
-                <thead><tr><th>{t.s(K::FieldNode)}</th><th>{t.s(K::WiNodeState)}</th><th>{t.s(K::WiPodsHere)}</th></tr></thead>
-                <tbody>
-                    { for nodes_now.iter().filter(|n| n.exists).take(500).map(|n| html!{
-                        <tr data-node={n.name.clone()}>
-                            <th scope="row">{n.name.clone()}</th>
-                            <td>
-                                if !n.ready { <span class="badge bad">{"NotReady"}</span>{" "} }
-                                if n.cordoned { <span class="badge warn">{"SchedulingDisabled"}</span>{" "} }
-                                { for n.taints.iter().map(|x| html!{ <><code class="engine">{x.clone()}</code>{" "}</> }) }
-                            </td>
-                            <td class="wi-pods">{ for n.pods.iter().map(|(p, term)| html!{ <><span class={classes!("pod-chip", term.then_some("terminating"))}>{v.pods.get(*p).cloned().unwrap_or_default()}</span>{" "}</> }) }</td>
-                        </tr>
-                    }) }
-                    if !pending_now.is_empty() {
-                        <tr class="pending-row"><th scope="row">{t.s(K::WiPendingLane)}</th><td></td>
-                            <td class="wi-pods">{ for pending_now.iter().map(|p| html!{ <><span class="pod-chip pending">{v.pods.get(*p).cloned().unwrap_or_default()}</span>{" "}</> }) }</td></tr>
-                    }
-                </tbody>
-            </table>
-            if !v.capacity.is_empty() {
-                <details class="wi-capacity">
-                    <summary>{t.s(K::WiCapacity)}</summary>
-                    <table><thead><tr><th>{t.s(K::FieldNode)}</th><th>{"cpu"}</th><th>{"memory"}</th><th>{"pods"}</th></tr></thead>
-                    <tbody>{ for v.capacity.iter().take(500).map(|(n, open, c, m, p)| html!{ <tr class={classes!((!open).then_some("closed"))}><th scope="row">{n.clone()}</th><td>{c.clone()}</td><td>{m.clone()}</td><td>{p.clone()}</td></tr> }) }</tbody></table>
-                </details>
-            }
-            if !drain_lines.is_empty() {
-                <h4>{t.s(K::WiDrainOutput)}</h4>
-                <pre class="engine console wi-drain">{drain_lines.join("\n")}</pre>
-            }
-            <details class="wi-events" open=true>
-                <summary>{t.f(K::WiEvents, &[&v.events.iter().filter(|e| e.1 == 0).count().to_string()])}</summary>
-                <table class="engine">
-                    <thead><tr><th>{"t"}</th><th>{"type"}</th><th>{"reason"}</th><th>{"object"}</th><th>{"message"}</th></tr></thead>
-                    <tbody>{ for v.events.iter().filter(|e| e.1 == 0).take(2000).map(|(at, _, ty, reason, obj, msg)| html!{
-                        <tr data-reason={reason.clone()}><td>{format!("{at}s")}</td><td>{ty.clone()}</td><td>{reason.clone()}</td><td>{obj.clone()}</td><td>{msg.clone()}</td></tr>
-                    }) }</tbody>
-                </table>
-            </details>
-        </div>
+/// The cluster at second `at` of the last run on the page's own thread (empty without
+/// the `reader` feature).
+fn local_at(at: i64, lang: Lang) -> String {
+    #[cfg(feature = "reader")]
+    {
+        crate::whatif::at_text(at, lang)
+    }
+    #[cfg(not(feature = "reader"))]
+    {
+        let _ = (at, lang);
+        String::new()
     }
 }
 
