@@ -952,27 +952,40 @@ mod tests {
         );
     }
 
-    /// The drain the multi-tenant example opens with, run as the What-if tab runs it.
+    /// The drain the multi-tenant example opens with, run as the What-if tab runs it
+    /// (the scenario's what-if with the options the state's settings imply).
     #[cfg(feature = "reader")]
-    fn multi_tenant_drain() -> crate::whatif::WhatIfView {
+    fn multi_tenant_drain() -> taintlab_core::simulation::Timeline {
         let s = multi_tenant();
         assert_eq!(s.scenario.actions, TENANT_DRAIN);
         assert_eq!(s.tab, Tab::Timeline);
         let a = run(&s);
-        crate::whatif::run_text(&a, &s.scenario.actions, s.scenario.until)
+        assert!(
+            a.what_if_cluster().notes.is_empty(),
+            "every owner was pasted: {:?}",
+            a.what_if_cluster().notes
+        );
+        let actions =
+            taintlab_scenario::parse_actions(&s.scenario.actions, a.semantics.version).unwrap();
+        let until = crate::whatif::auto_until(actions.iter().map(|x| x.at).max().unwrap_or(0));
+        a.what_if_with(
+            &actions,
+            until,
+            taintlab_scenario::what_if::simulation_options(&state_options(&s)),
+        )
+        .expect("runs")
     }
 
     #[cfg(feature = "reader")]
     #[test]
     fn multi_tenant_drain_replaces_every_pod_on_its_own_pool_and_the_budget_makes_one_eviction_wait()
      {
-        use crate::whatif::{PENDING, RUNNING, TERMINATING};
+        use taintlab_core::simulation::{PodSpan, PodState, Source};
         let v = multi_tenant_drain();
-        assert!(v.errors.is_empty(), "{:?}", v.errors);
-        assert!(v.notes.is_empty(), "every owner was pasted: {:?}", v.notes);
         assert_eq!(v.until, 600);
-        let node = |name: &str| v.nodes.iter().position(|n| n == name).expect(name) as i32;
-        let pod = |name: &str| v.pods.iter().position(|p| p == name).expect(name);
+        let label = |p: usize| format!("{}/{}", v.pods[p].namespace, v.pods[p].name);
+        let node = |name: &str| v.nodes.iter().position(|n| n == name).expect(name);
+        let pod = |name: &str| (0..v.pods.len()).find(|&p| label(p) == name).expect(name);
         let (acme1, acme2, acme3) = (node("acme-1"), node("acme-2"), node("acme-3"));
         // The three pods on acme-1 go; each gets exactly one replacement.
         let evicted = [
@@ -980,9 +993,10 @@ mod tests {
             "acme/checkout-5f6d7c8b9-r4nvx",
             "acme/storefront-7c9d8b6f4-q7m4z",
         ];
-        assert_eq!((v.evicted, v.replaced, v.rescheduled), (3, 3, 3));
-        assert!(v.pending.is_empty(), "{:?}", v.pending);
-        assert!(!v.drains_unfinished);
+        let sum = &v.summary;
+        assert_eq!((sum.evicted, sum.replaced, sum.rescheduled), (3, 3, 3));
+        assert!(sum.still_pending.is_empty(), "{:?}", sum.still_pending);
+        assert!(!sum.drains_unfinished);
         // (replaced pod, the replacement's node, the second it was created and started).
         let expected = [
             (evicted[0], acme3, 0),
@@ -993,39 +1007,50 @@ mod tests {
         for (old, on, at) in expected {
             let old = pod(old);
             let new: Vec<usize> = (0..v.pods.len())
-                .filter(|&p| v.replaces[p] == old as i32)
+                .filter(|&p| v.pods[p].replaces == Some(old))
                 .collect();
-            assert_eq!(new.len(), 1, "one replacement of {}", v.pods[old]);
+            assert_eq!(new.len(), 1, "one replacement of {}", label(old));
             let new = new[0];
             // Same workload: namespace and Deployment name prefix.
-            let prefix = v.pods[old].rsplitn(3, '-').last().unwrap_or_default();
+            let old_label = label(old);
+            let prefix = old_label.rsplitn(3, '-').last().unwrap_or_default();
             assert!(
-                v.pods[new].starts_with(prefix),
+                label(new).starts_with(prefix),
                 "{} for {prefix}",
-                v.pods[new]
+                label(new)
             );
-            let spans: Vec<_> = v.spans.iter().filter(|s| s.0 == new as u32).collect();
+            let spans: Vec<&PodSpan> = v.spans_of(new).collect();
             assert_eq!(
                 spans,
-                [&(new as u32, on, RUNNING, at, -1)],
+                [&PodSpan {
+                    pod: new,
+                    node: Some(on),
+                    state: PodState::Running,
+                    from: at,
+                    to: None,
+                }],
                 "{} runs on {} from {at} s",
-                v.pods[new],
-                v.nodes[on as usize]
+                label(new),
+                v.nodes[on]
             );
             // The old pod: Running on acme-1, then Terminating for its 30 s grace period.
-            let old_spans: Vec<_> = v.spans.iter().filter(|s| s.0 == old as u32).collect();
+            let last = v.spans_of(old).last().expect("spans");
             assert_eq!(
-                old_spans.last(),
-                Some(&&(old as u32, acme1, TERMINATING, at, at + 30))
+                (last.node, last.from, last.to),
+                (Some(acme1), at, Some(at + 30))
+            );
+            assert!(
+                matches!(last.state, PodState::Terminating { .. }),
+                "{last:?}"
             );
             replacements.push((new, on, at));
         }
         // Nothing ever runs on the other tenant's pool or the shared node but globex's own
         // pods, and no pod ever waits Pending.
         for s in &v.spans {
-            assert_ne!(s.2, PENDING, "{:?}", s);
-            let on = &v.nodes[s.1 as usize];
-            let name = &v.pods[s.0 as usize];
+            assert_ne!(s.state, PodState::Pending, "{s:?}");
+            let on = &v.nodes[s.node.expect("bound")];
+            let name = label(s.pod);
             assert!(
                 on.starts_with(if name.starts_with("globex/") {
                     "globex-"
@@ -1037,14 +1062,11 @@ mod tests {
         }
         // The scheduler's events name the nodes, at the second each replacement started.
         for (new, on, at) in replacements {
-            let message = format!(
-                "Successfully assigned {} to {}",
-                v.pods[new], v.nodes[on as usize]
-            );
+            let message = format!("Successfully assigned {} to {}", label(new), v.nodes[on]);
             assert!(
                 v.events
                     .iter()
-                    .any(|e| e.0 == at && e.3 == "Scheduled" && e.5 == message),
+                    .any(|e| e.at == at && e.reason == "Scheduled" && e.message == message),
                 "{message} at {at} s: {:?}",
                 v.events
             );
@@ -1055,8 +1077,14 @@ mod tests {
         let drain: Vec<(i64, u8, &str)> = v
             .events
             .iter()
-            .filter(|e| e.1 != 0)
-            .map(|e| (e.0, e.1, e.5.as_str()))
+            .filter_map(|e| {
+                let out = match e.source {
+                    Source::Event => return None,
+                    Source::DrainStdout => 1,
+                    Source::DrainStderr => 2,
+                };
+                Some((e.at, out, e.message.as_str()))
+            })
             .collect();
         assert_eq!(
             drain,
@@ -1078,14 +1106,12 @@ mod tests {
             ]
         );
         // At the end: acme-1 cordoned and empty, the pool holds all four acme pods.
-        let (nodes, pending) = v.at(v.until);
-        assert!(pending.is_empty());
-        let acme_1 = &nodes[acme1 as usize];
-        assert!(acme_1.cordoned && acme_1.pods.is_empty(), "{acme_1:?}");
-        assert_eq!(
-            nodes[acme2 as usize].pods.len() + nodes[acme3 as usize].pods.len(),
-            4
-        );
-        assert!(nodes[node("shared-1") as usize].pods.is_empty());
+        let end = v.at(v.until);
+        assert!(end.pods.iter().all(|p| p.node.is_some()));
+        let on = |n: usize| end.pods.iter().filter(|p| p.node == Some(n)).count();
+        let acme_1 = end.nodes.iter().find(|n| n.node == acme1).expect("acme-1");
+        assert!(acme_1.unschedulable && on(acme1) == 0, "{acme_1:?}");
+        assert_eq!(on(acme2) + on(acme3), 4);
+        assert_eq!(on(node("shared-1")), 0);
     }
 }
