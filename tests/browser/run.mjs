@@ -740,6 +740,170 @@ await test('5,000-node kubectl get nodes -o json: background read, typing stays 
   await context.close();
 });
 
+/** kubectl drain's lines as the What-if tab prints them ("   Ns  line"), as [second, line]. */
+const drainLines = (page) => page.evaluate(() => (document.querySelector('pre.wi-drain')?.textContent || '')
+  .split('\n').map((l) => l.trim().match(/^(\d+)s {2}(.*)$/)).filter(Boolean).map((m) => [Number(m[1]), m[2]]));
+
+/** data-pod of the bars `sel` matches. */
+const barPods = (page, sel) => page.$$eval(sel, (e) => e.map((x) => x.getAttribute('data-pod')));
+
+/** Waits until the What-if tab is idle and its summary reads `summary` (a RegExp). */
+const whatIfAnswer = (page, summary) => page.waitForFunction(
+  (src) => document.querySelector('section.whatif')?.getAttribute('aria-busy') === 'false'
+    && new RegExp(src).test(document.querySelector('.wi-result .wi-summary')?.textContent || ''),
+  summary.source,
+);
+
+await test('What if: draining a tenant\'s node moves every pod to its own pool, one eviction waits on the budget', async () => {
+  const { context, page } = await open();
+  await gallery(page, 'multi-tenant');
+  await page.click('#tab-timeline');
+  await page.waitForSelector('section.whatif');
+  // The example opens on its drain; start over and drain acme-1 with the node form.
+  eq((await page.inputValue('textarea.wi-actions')).trim(), 'at 0 drain acme-1 --ignore-daemonsets', 'the example\'s action line');
+  await page.fill('textarea.wi-actions', '');
+  await page.waitForFunction(() => !document.querySelector('.wi-result'));
+  await page.selectOption('select.wi-node', 'acme-1');
+  await page.selectOption('select.wi-kind', 'drain');
+  await page.fill('input.wi-at', '0');
+  const ignore = page.locator('fieldset.drain-flags label', { hasText: '--ignore-daemonsets' }).locator('input');
+  if (!(await ignore.isChecked())) await ignore.check();
+  const started = Date.now();
+  await page.click('button.wi-add');
+  eq((await page.inputValue('textarea.wi-actions')).trim(), 'at 0 drain acme-1 --ignore-daemonsets', 'the appended action line');
+  await whatIfAnswer(page, /^Evicted 3, rescheduled 3, still Pending 0\./);
+  figures.whatIfMultiTenant = {
+    clickToTimelineMs: Date.now() - started,
+    workerMs: Number(await page.getAttribute('.wi-result', 'data-ms')),
+  };
+  const storefront = ['acme/storefront-7c9d8b6f4-k2x8p', 'acme/storefront-7c9d8b6f4-q7m4z', 'acme/storefront-7c9d8b6f4-w9tl5'];
+  const checkout = 'acme/checkout-5f6d7c8b9-r4nvx';
+  // acme-1's three pods end terminating there; the second storefront replica runs
+  // until 5 s: the budget refused its eviction at 0.
+  const leaving = (await barPods(page, 'div.lane[data-node="acme-1"] span.bar.terminating')).sort();
+  eq(leaving.join(' '), [checkout, storefront[0], storefront[1]].join(' '), 'pods terminating on acme-1');
+  eq(await page.getAttribute(`div.lane[data-node="acme-1"] span.bar.running[data-pod="${storefront[1]}"]`, 'title'), `${storefront[1]}  0s–5s`, 'the waiting eviction\'s running bar');
+  // Every replacement runs on the acme pool: checkout's on acme-2, storefront's two on acme-3.
+  const acme2 = await barPods(page, 'div.lane[data-node="acme-2"] span.bar.running');
+  const acme3 = await barPods(page, 'div.lane[data-node="acme-3"] span.bar.running');
+  eq(acme2.length, 2, `acme-2 runs ${acme2}`);
+  assert(acme2.includes(storefront[2]) && acme2.some((p) => p.startsWith('acme/checkout-') && p !== checkout), `acme-2 runs ${acme2}`);
+  eq(acme3.length, 2, `acme-3 runs ${acme3}`);
+  assert(acme3.every((p) => p.startsWith('acme/storefront-') && !storefront.includes(p)), `acme-3 runs ${acme3}`);
+  for (const node of ['globex-1', 'globex-2']) {
+    const pods = await barPods(page, `div.lane[data-node="${node}"] span.bar`);
+    assert(pods.length === 1 && pods[0].startsWith('globex/ledger-'), `${node} holds ${pods}`);
+  }
+  eq((await barPods(page, 'div.lane[data-node="shared-1"] span.bar')).length, 0, 'bars on the shared node');
+  eq((await barPods(page, 'div.lane.pending-lane span.bar')).length, 0, 'bars in the Pending lane');
+  // The scheduler's Scheduled events name the pool's nodes.
+  const scheduled = await page.$$eval('details.wi-events tr[data-reason="Scheduled"]', (e) => e.map((x) => x.textContent));
+  eq(scheduled.length, 3, `Scheduled events ${scheduled}`);
+  eq(scheduled.filter((e) => e.endsWith(' to acme-3')).length, 2, `Scheduled on acme-3: ${scheduled}`);
+  eq(scheduled.filter((e) => e.endsWith(' to acme-2')).length, 1, `Scheduled on acme-2: ${scheduled}`);
+  // kubectl drain: refused by the budget at 0, retried at 5, drained at 35.
+  const lines = await drainLines(page);
+  const has = (at, line) => lines.some(([a, l]) => a === at && l === line);
+  assert(has(0, 'node/acme-1 cordoned'), JSON.stringify(lines));
+  assert(has(0, 'error when evicting pods/"storefront-7c9d8b6f4-q7m4z" -n "acme" (will retry after 5s): Cannot evict pod as it would violate the pod\'s disruption budget.'), JSON.stringify(lines));
+  assert(has(5, 'evicting pod acme/storefront-7c9d8b6f4-q7m4z'), JSON.stringify(lines));
+  assert(has(35, 'pod/storefront-7c9d8b6f4-q7m4z evicted'), JSON.stringify(lines));
+  eq(JSON.stringify(lines[lines.length - 1]), JSON.stringify([35, 'node/acme-1 drained']), 'the drain\'s last line');
+  // The scrubber at 3 s: acme-1 cordoned, the refused pod still running beside two terminating.
+  await page.locator('input.wi-scrub').fill('3');
+  await page.waitForFunction(() => document.querySelector('table.wi-at-table caption')?.textContent === 'Cluster at 3 s');
+  const row = 'table.wi-at-table tr[data-node="acme-1"]';
+  await page.waitForFunction((r) => document.querySelectorAll(`${r} span.pod-chip:not(.terminating)`).length === 1, row);
+  assert((await page.textContent(row)).includes('SchedulingDisabled'), await page.textContent(row));
+  eq(await page.textContent(`${row} span.pod-chip:not(.terminating)`), storefront[1], 'still running at 3 s');
+  eq((await page.$$eval(`${row} span.pod-chip.terminating`, (e) => e.map((x) => x.textContent))).sort().join(' '), [checkout, storefront[0]].join(' '), 'terminating at 3 s');
+  await shot(page, 'whatif-multi-tenant-drain');
+  await audit(page, 'What-if tab with a drain');
+  await context.close();
+});
+
+// Issue 14's in-worker figure (target 3 s): the benchmark's zone failure, pasted as
+// kubectl would print it, run by the playground's worker module in Chromium. A
+// dedicated instance of the worker (worker-loader.js) gets the texts, as the page's
+// worker does, so the page's own matrix of 50,000 pods is not part of the figure. The
+// figure is printed, not asserted (wall clock on a shared machine).
+await test('What if in the worker: 5,000 nodes, 50,000 pods, a 500-node zone fails at 0, 1,800 s', async () => {
+  const { context, page } = await open();
+  const result = await page.evaluate(async () => {
+    const t0 = performance.now();
+    const items = (list) => JSON.stringify({ apiVersion: 'v1', kind: 'List', items: list });
+    const nodes = [];
+    for (let i = 0; i < 5000; i++) {
+      const name = `node-${String(i).padStart(5, '0')}`;
+      nodes.push({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/hostname': name, 'topology.kubernetes.io/zone': `z${Math.floor(i / 500)}` } }, status: { allocatable: { cpu: '16', memory: '64Gi', pods: '110' } } });
+    }
+    const res = { requests: { cpu: '100m', memory: '256Mi' } };
+    const objs = [];
+    const pod = (ns, name, app, owner, node) => ({
+      apiVersion: 'v1', kind: 'Pod',
+      metadata: { name, namespace: ns, labels: { app }, ownerReferences: [{ apiVersion: 'apps/v1', kind: owner[0], name: owner[1], uid: `u-${owner[1]}`, controller: true }] },
+      spec: { nodeName: node, containers: [{ name: 'app', image: 'registry.example/app:1', resources: res }] },
+      status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
+    });
+    const template = (app) => ({ metadata: { labels: { app } }, spec: { containers: [{ name: 'app', image: 'registry.example/app:1', resources: res }] } });
+    objs.push({ apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent', namespace: 'kube-system' }, spec: { selector: { matchLabels: { app: 'agent' } }, template: template('agent') } });
+    for (let i = 0; i < 5000; i++) objs.push(pod('kube-system', `agent-${String(i).padStart(5, '0')}`, 'agent', ['DaemonSet', 'agent'], nodes[i].metadata.name));
+    let k = 0;
+    for (let d = 0; d < 900; d++) {
+      const app = `app${String(d).padStart(4, '0')}`;
+      const rs = `${app}-5d8f7c9b4`;
+      objs.push({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: app, namespace: 'default' }, spec: { replicas: 50, selector: { matchLabels: { app } }, template: template(app) } });
+      objs.push({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: app, namespace: 'default' }, spec: { maxUnavailable: 1, selector: { matchLabels: { app } } } });
+      for (let j = 0; j < 50; j++) {
+        k++;
+        objs.push(pod('default', `${rs}-${String(j).padStart(5, '0')}`, app, ['ReplicaSet', rs], nodes[1 + (k % 4999)].metadata.name));
+      }
+    }
+    const nodesText = items(nodes);
+    const podsText = items(objs);
+    const actions = nodes.slice(0, 500).map((n) => `at 0 fail ${n.metadata.name}`).join('\n');
+    const generated = performance.now() - t0;
+    const worker = new Worker('./worker-loader.js');
+    await new Promise((resolve, reject) => {
+      worker.onmessage = (e) => { if (e.data && e.data.ready) resolve(); };
+      worker.onerror = (e) => reject(new Error(`worker: ${e.message}`));
+    });
+    const ask = (id, fields) => new Promise((resolve) => {
+      const sent = performance.now();
+      worker.onmessage = (e) => { if (e.data && e.data.id === id) resolve({ ...e.data, wallMs: performance.now() - sent }); };
+      worker.postMessage({ id, op: 'whatif', ...fields });
+    });
+    const state = (until) => JSON.stringify({ nodes: '', pods: '', scenario: { actions, until } });
+    // First the worker reads the texts (and simulates one second); then the 1,800 s run
+    // on the texts it holds, as when only the action lines change.
+    const first = await ask(1, { state: state(1), nodes: nodesText, pods: podsText });
+    const second = await ask(2, { state: state(1800) });
+    worker.terminate();
+    const evicted = (r) => Number(((r.out || '').match(/evicted\D{1,4}(\d+)/i) || [])[1]);
+    return {
+      nodesBytes: nodesText.length, podsBytes: podsText.length, generatedMs: generated,
+      first: { ms: first.ms, wallMs: first.wallMs, error: first.error, evicted: evicted(first), outBytes: (first.out || '').length },
+      second: { ms: second.ms, wallMs: second.wallMs, error: second.error, evicted: evicted(second), outBytes: (second.out || '').length },
+    };
+  });
+  assert(!result.first.error && !result.second.error, `worker errors: ${result.first.error} ${result.second.error}`);
+  // Nothing is evicted in the first second (the node-monitor grace period); by 1,800 s
+  // the zone's nodes have been tainted one every 10 s from 55 s and the pods of those
+  // tainted by 1,500 s evicted: 1,305, as in the native benchmark.
+  eq(result.first.evicted, 0, 'evicted in the first second');
+  eq(result.second.evicted, 1305, 'evicted in 1,800 s');
+  figures.whatIfZoneFailureInWorker = {
+    pasteBytes: { nodes: result.nodesBytes, pods: result.podsBytes },
+    generateMs: Math.round(result.generatedMs),
+    readMs: Math.round(result.first.ms),
+    simulateMs: Math.round(result.second.ms),
+    simulateWallMs: Math.round(result.second.wallMs),
+    replyBytes: result.second.outBytes,
+    targetMs: 3000,
+  };
+  await context.close();
+});
+
 await test('no console errors', async () => {
   assert(consoleErrors.length === 0, `console errors:\n  ${consoleErrors.join('\n  ')}`);
 });
