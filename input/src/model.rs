@@ -280,11 +280,14 @@ impl Workload {
     /// requests equal the summed limits; Burstable otherwise. Pod-level resources
     /// (`spec.resources`) are not modelled.
     pub fn computed_qos_class(&self) -> QosClass {
-        let mut requests: BTreeMap<&str, Quantity> = BTreeMap::new();
-        let mut limits: BTreeMap<&str, Quantity> = BTreeMap::new();
+        // The sums for cpu and memory in two fixed slots: upstream's maps hold only these
+        // two names here, and a `BTreeMap<&str, Quantity>` would bring its own copy of
+        // the B-tree's code into the wasm modules.
+        let mut requests: [Option<Quantity>; 2] = [None, None];
+        let mut limits: [Option<Quantity>; 2] = [None, None];
         let mut guaranteed = true;
         for c in self.containers.iter().chain(&self.init_containers) {
-            for name in ["cpu", "memory"] {
+            for (slot, name) in ["cpu", "memory"].into_iter().enumerate() {
                 let limit = c.limits.get(name).and_then(|q| Quantity::parse(q));
                 // Defaulting: a missing request takes the limit.
                 let request = match c.requests.get(name) {
@@ -292,27 +295,29 @@ impl Workload {
                     None => limit,
                 };
                 if let Some(q) = request.filter(|q| q.is_positive()) {
-                    let e = requests.entry(name).or_insert(Quantity::ZERO);
+                    let e = requests[slot].get_or_insert(Quantity::ZERO);
                     *e = e.plus(q);
                 }
                 match limit.filter(|q| q.is_positive()) {
                     Some(q) => {
-                        let e = limits.entry(name).or_insert(Quantity::ZERO);
+                        let e = limits[slot].get_or_insert(Quantity::ZERO);
                         *e = e.plus(q);
                     }
                     None => guaranteed = false,
                 }
             }
         }
-        if requests.is_empty() && limits.is_empty() {
+        let count = |sums: &[Option<Quantity>; 2]| sums.iter().flatten().count();
+        if count(&requests) == 0 && count(&limits) == 0 {
             return QosClass::BestEffort;
         }
         if guaranteed {
             guaranteed = requests
                 .iter()
-                .all(|(n, r)| limits.get(n).is_some_and(|l| l == r));
+                .zip(&limits)
+                .all(|(r, l)| r.is_none() || r == l);
         }
-        if guaranteed && requests.len() == limits.len() {
+        if guaranteed && count(&requests) == count(&limits) {
             QosClass::Guaranteed
         } else {
             QosClass::Burstable
@@ -449,5 +454,67 @@ impl Parsed {
             && self.events.is_empty()
             && self.priority_classes.is_empty()
             && self.disruption_budgets.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn container(requests: &[(&str, &str)], limits: &[(&str, &str)]) -> ContainerResources {
+        let map = |kv: &[(&str, &str)]| {
+            kv.iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        ContainerResources {
+            name: "c".into(),
+            requests: map(requests),
+            limits: map(limits),
+            ..Default::default()
+        }
+    }
+
+    fn qos(containers: Vec<ContainerResources>, init: Vec<ContainerResources>) -> QosClass {
+        Workload {
+            containers,
+            init_containers: init,
+            ..Workload::default()
+        }
+        .computed_qos_class()
+    }
+
+    #[test]
+    fn computed_qos_class_follows_compute_pod_qos() {
+        let full = || container(&[], &[("cpu", "1"), ("memory", "1Gi")]);
+        assert_eq!(qos(vec![], vec![]), QosClass::BestEffort);
+        // Only non-cpu/memory resources, or zero quantities: still BestEffort.
+        assert_eq!(
+            qos(
+                vec![container(&[("nvidia.com/gpu", "1"), ("cpu", "0")], &[])],
+                vec![]
+            ),
+            QosClass::BestEffort
+        );
+        // Limits default the requests: equal sums.
+        assert_eq!(
+            qos(vec![full(), full()], vec![full()]),
+            QosClass::Guaranteed
+        );
+        // Sums compared per resource: 500m + 1500m against 2 cpus.
+        let half = container(&[("cpu", "500m")], &[("cpu", "1"), ("memory", "1Gi")]);
+        let more = container(&[("cpu", "1500m")], &[("cpu", "1"), ("memory", "1Gi")]);
+        assert_eq!(qos(vec![half, more], vec![]), QosClass::Guaranteed);
+        // A request below its limit, a missing memory limit, or one in an init container.
+        let low = container(&[("cpu", "500m")], &[("cpu", "1"), ("memory", "1Gi")]);
+        assert_eq!(qos(vec![low], vec![]), QosClass::Burstable);
+        assert_eq!(
+            qos(vec![container(&[], &[("cpu", "1")])], vec![]),
+            QosClass::Burstable
+        );
+        assert_eq!(
+            qos(vec![full()], vec![container(&[("memory", "1Gi")], &[])]),
+            QosClass::Burstable
+        );
     }
 }
