@@ -28,10 +28,12 @@ const BUDGET_GZ_BYTES: u64 = 450_000;
 /// state 486,477 B; with the What-if tab's rendering in the page, 509,528 B (509,765 B in
 /// CI). That rendering (timeline, summary, events, capacity, the cluster at a second)
 /// now happens in the worker, which returns HTML, and the page keeps a shell: 498,302 B
-/// (Node's gzip in the end-to-end suite: 506,055 B). This ceiling leaves room for Node's
-/// gzip (about 1.5 % more than gzip -9) and keeps further growth from going unnoticed
-/// until the page is back under the target.
-const CEILING_GZ_BYTES: u64 = 510_000;
+/// (Node's gzip in the end-to-end suite: 506,055 B). With one shared sort and B-tree
+/// collections built by insertion across the crates, and the multi-tenant example in
+/// the gallery, it measures 482,678 B (Node's gzip: 490,264 B). This ceiling is that
+/// Node figure plus about 2.7 KB, so further growth does not go unnoticed until the
+/// page is back under the target.
+const CEILING_GZ_BYTES: u64 = 493_000;
 /// Where `cargo xtask serve` listens unless TAINTLAB_PORT says otherwise.
 const DEFAULT_PORT: &str = "8080";
 

@@ -105,6 +105,7 @@ pub fn what_if(props: &WhatIfProps) -> Html {
         let now_html = now_html.clone();
         let pending = pending.clone();
         let seq = seq.clone();
+        let at_seq = at_seq.clone();
         let analysis = props.analysis.clone();
         let second = *scrub;
         use_effect_with(deps, move |_| {
@@ -139,6 +140,8 @@ pub fn what_if(props: &WhatIfProps) -> Html {
                         Ok((out, ms)) => Ok((Rc::new(Answer::parse(&out)), ms)),
                         Err(e) => local(&analysis, &state, second, lang).ok_or(e),
                     };
+                    // A scrub answer still on its way is about the run before this one.
+                    *at_seq.borrow_mut() += 1;
                     now_html.set(None);
                     answer.set(Some(r));
                     crate::perf::set("whatIfAnswered", crate::perf::now());
