@@ -209,9 +209,13 @@ mod compute {
             let shown = &known[..known.len().min(MAX_MATRIX_NODES)];
             let nodes: Vec<Node> = shown.iter().map(|(_, n, _)| n.clone()).collect();
             let allocatable: Vec<_> = shown.iter().map(|(_, _, a)| a.clone()).collect();
+            let shown_index: Vec<usize> = shown.iter().map(|(i, _, _)| *i).collect();
+            // Only the pods bound to the shown nodes load them (a cluster of 50,000 pods
+            // builds 40 nodes' worth of specs, not 50,000).
             let bound: Vec<SchedulingPod> = at
                 .pods
                 .iter()
+                .filter(|p| p.node.is_some_and(|n| shown_index.contains(&n)))
                 .filter_map(|p| {
                     let name = self.timeline.nodes.get(p.node?)?;
                     let mut spec = self.pod_spec(p.pod)?;
@@ -237,7 +241,7 @@ mod compute {
                 rows.push((p.pod, cells));
             }
             Matrix {
-                nodes: shown.iter().map(|(i, _, _)| *i).collect(),
+                nodes: shown_index,
                 more_nodes,
                 more_pods: at.pods.len() - rows.len(),
                 rows,
