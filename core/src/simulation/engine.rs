@@ -202,6 +202,10 @@ fn same_resources(a: &SchedulingPod, b: &SchedulingPod) -> bool {
 
 pub(super) struct World<'a> {
     pub input: &'a WhatIf,
+    /// The first action that named a node which did not exist at its second; the run
+    /// stops there and reports it (kubectl answers such a command with NotFound and
+    /// changes nothing, so no timeline after it would be the one the user asked for).
+    pub action_error: Option<InputError>,
     pub sem: Semantics,
     pub popts: PlacementOptions,
     pub now: i64,
@@ -289,6 +293,9 @@ pub(super) fn run(input: &WhatIf, naive: bool) -> Result<Timeline, InputError> {
     let mut w = World::new(input)?;
     w.naive = naive;
     w.main_loop();
+    if let Some(e) = w.action_error.take() {
+        return Err(e);
+    }
     Ok(w.finish())
 }
 
@@ -307,6 +314,7 @@ impl<'a> World<'a> {
         popts.dynamic_resource_allocation = input.options.dynamic_resource_allocation;
         let mut w = World {
             input,
+            action_error: None,
             sem,
             popts,
             now: 0,
@@ -1217,6 +1225,19 @@ impl<'a> World<'a> {
                 .copied()
                 .filter(|&s| w.nodes.get(s).is_some_and(|n| n.exists))
         };
+        if !matches!(action.kind, ActionKind::AddNode { .. })
+            && let Some(name) = action.node()
+            && node(self, name).is_none()
+        {
+            self.action_error = Some(err(
+                format!("actions[{i}].node"),
+                format!(
+                    "node \"{name}\" does not exist at second {} (kubectl: Error from server (NotFound): nodes \"{name}\" not found)",
+                    self.now
+                ),
+            ));
+            return;
+        }
         match &action.kind {
             ActionKind::AddTaint { node: name, taint } => {
                 if let Some(slot) = node(self, name)
@@ -1369,7 +1390,7 @@ impl<'a> World<'a> {
         // scheduled) before any action.
         self.now = 0;
         self.settle();
-        loop {
+        while self.action_error.is_none() {
             let next_heap = self.heap.peek().map(|Reverse((t, _, _))| *t);
             let next_timer = self.evictor.next_timer();
             let t = match (next_heap, next_timer) {
@@ -1391,6 +1412,9 @@ impl<'a> World<'a> {
                 }
                 self.heap.pop();
                 self.work(work);
+                if self.action_error.is_some() {
+                    return;
+                }
             }
             self.settle();
         }

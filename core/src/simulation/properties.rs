@@ -131,6 +131,24 @@ fn build(i: &Input) -> WhatIf {
         };
         actions.push(Action::new(at, kind));
     }
+    // An action naming a node an earlier action deleted is refused as input (see
+    // tests.rs); the properties are about runs the simulation accepts, so such actions
+    // are left out, in the order the simulation takes them (second, then position).
+    let mut order: Vec<usize> = (0..actions.len()).collect();
+    order.sort_by_key(|&k| (actions[k].at, k));
+    let mut deleted: Vec<String> = Vec::new();
+    let mut keep = vec![true; actions.len()];
+    for k in order {
+        if let Some(n) = actions[k].node()
+            && deleted.iter().any(|d| d == n)
+        {
+            keep[k] = false;
+        } else if let ActionKind::DeleteNode { node } = &actions[k].kind {
+            deleted.push(node.clone());
+        }
+    }
+    let mut keep = keep.into_iter();
+    actions.retain(|_| keep.next().unwrap_or(true));
     WhatIf::new(c, Semantics::newest(), actions, 500)
 }
 

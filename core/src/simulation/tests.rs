@@ -648,6 +648,48 @@ fn bad_input_is_an_error_naming_the_field() {
 }
 
 #[test]
+fn an_action_naming_a_node_that_is_not_there_is_an_error() {
+    // Never there: kubectl answers NotFound, so no timeline is claimed.
+    let e = simulate(&WhatIf::new(
+        three_nodes_rs(),
+        Semantics::newest(),
+        vec![drain(5, "n9", DrainOptions::default())],
+        60,
+    ))
+    .unwrap_err();
+    assert_eq!(e.field, "actions[0].node");
+    assert!(
+        e.message.contains("\"n9\" does not exist at second 5"),
+        "{e}"
+    );
+    // Deleted by an earlier action: the later one names a node that is gone. The
+    // naive path agrees.
+    let w = WhatIf::new(
+        three_nodes_rs(),
+        Semantics::newest(),
+        vec![
+            Action::new(0, ActionKind::DeleteNode { node: "n2".into() }),
+            Action::new(30, ActionKind::Cordon { node: "n2".into() }),
+        ],
+        60,
+    );
+    let e = simulate(&w).unwrap_err();
+    assert_eq!(e.field, "actions[1].node");
+    assert!(e.message.contains("at second 30"), "{e}");
+    assert_eq!(simulate_naive(&w).unwrap_err(), e);
+    // A node that exists is still fine.
+    assert!(
+        simulate(&WhatIf::new(
+            three_nodes_rs(),
+            Semantics::newest(),
+            vec![Action::new(0, ActionKind::Cordon { node: "n2".into() })],
+            60,
+        ))
+        .is_ok()
+    );
+}
+
+#[test]
 fn zone_failure_taints_one_node_every_ten_seconds() {
     let mut nodes = Vec::new();
     for z in ["a", "b"] {
