@@ -241,6 +241,20 @@ impl Scenario {
     /// Derives the scenario of `panes` (for the playground the Nodes pane then the Pods
     /// pane; for one combined text a single [`PaneKind::Combined`] pane).
     pub fn build(panes: &[&ParsedPane], options: &Options) -> Self {
+        Self::derive(panes, options, true)
+    }
+
+    /// [`Scenario::build`] without the scheduling of every pod on every node: its
+    /// [`Scenario::result`] and [`Scenario::placement`] hold no pods, and the findings
+    /// that come from them are absent. This is what a what-if run needs
+    /// ([`Scenario::what_if_cluster`] reads the objects, admission and budgets only): for
+    /// 5,000 nodes and 50,000 pods the full matrix is 250 million cells, far more work
+    /// than the simulation itself.
+    pub fn build_for_what_if(panes: &[&ParsedPane], options: &Options) -> Self {
+        Self::derive(panes, options, false)
+    }
+
+    fn derive(panes: &[&ParsedPane], options: &Options, schedule_all: bool) -> Self {
         let semantics = options.semantics;
         let Objects {
             nodes,
@@ -259,11 +273,14 @@ impl Scenario {
             .collect();
         let mut findings = findings(panes, &commands, &pods, &config_errors);
         let node_list: Vec<Node> = nodes.iter().map(|n| n.node.clone()).collect();
-        let pod_list: Vec<Pod> = pods.iter().map(|p| p.pod.clone()).collect();
+        let scheduled: &[PodEntry] = if schedule_all { &pods } else { &[] };
+        let pod_list: Vec<Pod> = scheduled.iter().map(|p| p.pod.clone()).collect();
         let result = schedule(&pod_list, &node_list, semantics);
-        let placement = placement::build(&nodes, &pods, semantics);
-        let more = scheduling_findings(&nodes, &pods, &placement, &findings);
-        findings.extend(more);
+        let placement = placement::build(&nodes, scheduled, semantics);
+        if schedule_all {
+            let more = scheduling_findings(&nodes, &pods, &placement, &findings);
+            findings.extend(more);
+        }
         let disruption_budgets = panes
             .iter()
             .flat_map(|p| {

@@ -269,6 +269,12 @@ impl Panes {
     pub fn scenario(&self, options: &crate::Options) -> crate::Scenario {
         crate::Scenario::build(&[self.nodes(), self.pods()], options)
     }
+
+    /// The scenario of both panes for a what-if run
+    /// ([`crate::Scenario::build_for_what_if`]).
+    pub fn what_if_scenario(&self, options: &crate::Options) -> crate::Scenario {
+        crate::Scenario::build_for_what_if(&[self.nodes(), self.pods()], options)
+    }
 }
 
 /// Splits one combined text into the two playground panes (for "open in playground"):

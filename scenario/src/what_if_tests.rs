@@ -267,3 +267,19 @@ fn admission_settings_reach_the_simulation() {
         "60 s tolerations evict 240 s sooner: {short} vs {default}"
     );
 }
+
+#[test]
+fn the_what_if_build_skips_the_matrix_and_starts_the_same_run() {
+    let pane = crate::ParsedPane::parse(CLUSTER, crate::PaneKind::Combined, V);
+    let options = Options::default();
+    let full = Scenario::build(&[&pane], &options);
+    let light = Scenario::build_for_what_if(&[&pane], &options);
+    assert!(!full.placement.pods.is_empty());
+    assert!(light.placement.pods.is_empty());
+    assert_eq!(light.what_if_cluster(), full.what_if_cluster());
+    let actions = parse_actions("at 0 drain n1 --ignore-daemonsets\nat 60 fail n2\n", V).unwrap();
+    assert_eq!(
+        light.what_if(&actions, 600).expect("runs"),
+        full.what_if(&actions, 600).expect("runs")
+    );
+}

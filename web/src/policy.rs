@@ -162,7 +162,7 @@ impl PolicyWorker {
             .to_text(),
             Ok(state) => {
                 let options = state_options(&state);
-                let scenario = self.panes.scenario(&options);
+                let scenario = self.panes.what_if_scenario(&options);
                 crate::whatif::run_text(
                     &scenario,
                     &options,

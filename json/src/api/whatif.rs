@@ -105,7 +105,7 @@ pub fn what_if(input: &V, actions_arg: &V, options: &V) -> ApiResult {
     let list = actions(actions_arg, version)?;
     let Panes { panes, .. } = panes(input, &o)?;
     let refs: Vec<_> = panes.iter().collect();
-    let s = Scenario::build(&refs, &o);
+    let s = Scenario::build_for_what_if(&refs, &o);
     let start = s.what_if_cluster();
     let timeline = s.what_if(&list, until).map_err(|e| {
         // Core names the field as `actions[i].…` or `cluster.…`.
