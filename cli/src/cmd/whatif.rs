@@ -11,11 +11,9 @@
 use clap::ArgMatches;
 use taintlab_core::KubeVersion;
 use taintlab_core::kubectl::taint::parse_taint;
-use taintlab_core::node_lifecycle::DefaultTolerationSeconds;
 use taintlab_core::simulation::{
     self, Action, ActionKind, ControllerKind, DrainOptions, Event, Source, Timeline, WhatIf,
 };
-use taintlab_scenario::AdmissionOptions;
 
 use super::load;
 use crate::load::find_node;
@@ -191,29 +189,6 @@ fn controller_kind(s: &str) -> Option<ControllerKind> {
     })
 }
 
-/// DefaultTolerationSeconds in the simulated cluster, for the pods its controllers
-/// create: the admission configuration's (`--admission`), upstream's 300 s when admission
-/// is on or the pods come from a cluster (its API server runs the plugin), none with
-/// `--no-admission`.
-fn default_toleration_seconds(
-    no_admission: bool,
-    admission: Option<&AdmissionOptions>,
-) -> Option<DefaultTolerationSeconds> {
-    if no_admission {
-        return None;
-    }
-    match admission {
-        Some(a) => a
-            .default_toleration_seconds
-            .as_ref()
-            .map(|c| DefaultTolerationSeconds {
-                not_ready: c.not_ready_seconds,
-                unreachable: c.unreachable_seconds,
-            }),
-        None => Some(DefaultTolerationSeconds::default()),
-    }
-}
-
 fn object(e: &Event) -> String {
     if e.object.namespace.is_empty() {
         format!("{}/{}", e.object.kind.as_str(), e.object.name)
@@ -344,8 +319,10 @@ pub fn run(a: &WhatIfArgs, matches: Option<&ArgMatches>) -> u8 {
     let cluster = start.cluster;
     let plain: Vec<Action> = actions.iter().map(|(x, _)| x.clone()).collect();
     let mut w = WhatIf::new(cluster, s.semantics, plain.clone(), until);
-    w.options.default_toleration_seconds =
-        default_toleration_seconds(a.common.no_admission, l.options.admission.as_ref());
+    // The control plane's options as every edge derives them from the scenario's
+    // options: with --no-admission the pasted pods are taken as admitted, but the
+    // cluster's API server still gives the pods its controllers create upstream's 300 s.
+    w.options = taintlab_scenario::what_if::simulation_options(&l.options);
     crate::progress::phase("simulating");
     let result = simulation::simulate(&w);
     crate::progress::clear();
@@ -482,40 +459,6 @@ mod tests {
                 .get("kubernetes.io/hostname"),
             Some(&"node3".to_string())
         );
-    }
-
-    #[test]
-    fn default_toleration_seconds_follow_the_admission_flags() {
-        use taintlab_core::admission::default_toleration_seconds::DefaultTolerationSecondsConfig;
-        assert_eq!(default_toleration_seconds(true, None), None);
-        // From a cluster (admission not run here) or with the default plugins: 300 s.
-        assert_eq!(
-            default_toleration_seconds(false, None),
-            Some(DefaultTolerationSeconds::default())
-        );
-        assert_eq!(
-            default_toleration_seconds(false, Some(&AdmissionOptions::default())),
-            Some(DefaultTolerationSeconds::default())
-        );
-        let custom = AdmissionOptions {
-            default_toleration_seconds: Some(DefaultTolerationSecondsConfig {
-                not_ready_seconds: 60,
-                unreachable_seconds: 90,
-            }),
-            ..AdmissionOptions::default()
-        };
-        assert_eq!(
-            default_toleration_seconds(false, Some(&custom)),
-            Some(DefaultTolerationSeconds {
-                not_ready: 60,
-                unreachable: 90
-            })
-        );
-        let off = AdmissionOptions {
-            default_toleration_seconds: None,
-            ..AdmissionOptions::default()
-        };
-        assert_eq!(default_toleration_seconds(false, Some(&off)), None);
     }
 
     #[test]
