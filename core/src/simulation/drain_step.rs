@@ -119,7 +119,7 @@ impl World<'_> {
             namespace: p.pod.pod.namespace.clone(),
             name: p.pod.pod.name.clone(),
             uid: format!("uid-{id}"),
-            labels: p.labels.clone(),
+            labels: p.labels.as_ref().clone(),
             node_name: node.map(|n| n.spec.name.clone()).unwrap_or_default(),
             phase,
             // The kubelet's Ready condition; the node lifecycle controller marks the pods
@@ -235,7 +235,7 @@ impl World<'_> {
         let ns = &p.pod.pod.namespace;
         let mut hits: Vec<usize> = Vec::new();
         if let Some(in_ns) = by_label.get(ns.as_str()) {
-            for (k, v) in &p.labels {
+            for (k, v) in p.labels.iter() {
                 if let Some(c) = in_ns.get(k.as_str()).and_then(|m| m.get(v.as_str())) {
                     hits.extend(c.iter().copied());
                 }

@@ -2,6 +2,7 @@
 //! and pod lifecycle. Controllers, scheduler and drain live in their own files and work
 //! on the same [`World`].
 
+use alloc::borrow::Cow;
 use alloc::collections::{BTreeMap, BTreeSet, BinaryHeap};
 use alloc::format;
 use alloc::string::String;
@@ -107,9 +108,11 @@ pub(super) enum Phase {
     Gone,
 }
 
-pub(super) struct PodSlot {
-    pub pod: SchedulingPod,
-    pub labels: BTreeMap<String, String>,
+/// A pod object. A starting pod borrows its spec and labels from the input cluster
+/// (copied only if the simulation changes them); a pod created during the run owns them.
+pub(super) struct PodSlot<'a> {
+    pub pod: Cow<'a, SchedulingPod>,
+    pub labels: Cow<'a, BTreeMap<String, String>>,
     pub owner: Option<Owner>,
     pub workload: Option<usize>,
     pub ordinal: Option<u32>,
@@ -131,7 +134,7 @@ pub(super) struct PodSlot {
     pub created: i64,
 }
 
-impl PodSlot {
+impl PodSlot<'_> {
     pub fn key(&self) -> (String, String) {
         (self.pod.pod.namespace.clone(), self.pod.pod.name.clone())
     }
@@ -213,7 +216,7 @@ pub(super) struct World<'a> {
     pub node_by_name: BTreeMap<String, usize>,
     /// Existing nodes in order (scheduler's node list).
     pub live: Vec<usize>,
-    pub pods: Vec<PodSlot>,
+    pub pods: Vec<PodSlot<'a>>,
     pub pod_by_key: ByName,
     pub workloads: Vec<WorkloadSlot>,
     /// Workloads by (kind, namespace, name).
@@ -411,7 +414,7 @@ impl<'a> World<'a> {
                     }
                 }
             };
-            let id = w.admit(p.clone(), None, None);
+            let id = w.admit_pod(Cow::Borrowed(p), None, None);
             if let Some(n) = node {
                 w.bind(id, n, false);
             } else {
@@ -840,24 +843,55 @@ impl<'a> World<'a> {
     /// Creates a pod object (admission applied): returns its id. `replaces` links a
     /// controller's replacement to the pod it replaces.
     pub fn admit(&mut self, p: ClusterPod, replaces: Option<usize>, class: Option<usize>) -> usize {
+        self.admit_pod(Cow::Owned(p), replaces, class)
+    }
+
+    /// [`Self::admit`] for a pod that may be borrowed from the input cluster: its spec
+    /// and labels are then shared, not copied, unless admission changes the spec.
+    fn admit_pod(
+        &mut self,
+        p: Cow<'a, ClusterPod>,
+        replaces: Option<usize>,
+        class: Option<usize>,
+    ) -> usize {
         let id = self.pods.len();
-        let mut pod = p.pod;
+        let (mut pod, labels, owner, grace, empty_dir, mirror) = match p {
+            Cow::Borrowed(c) => (
+                Cow::Borrowed(&c.pod),
+                Cow::Borrowed(&c.labels),
+                c.owner.clone(),
+                c.termination_grace_period_seconds,
+                c.empty_dir,
+                c.mirror,
+            ),
+            Cow::Owned(c) => (
+                Cow::Owned(c.pod),
+                Cow::Owned(c.labels),
+                c.owner,
+                c.termination_grace_period_seconds,
+                c.empty_dir,
+                c.mirror,
+            ),
+        };
         // Every daemon pod carries the DaemonSet tolerations (the controller adds them
         // to every pod it creates; adding them again changes nothing).
-        if p.owner
+        if owner
             .as_ref()
             .is_some_and(|o| o.kind == ControllerKind::DaemonSet)
         {
-            crate::daemonset::add_or_update_daemon_pod_tolerations(&mut pod.pod.tolerations, false);
+            crate::daemonset::add_or_update_daemon_pod_tolerations(
+                &mut pod.to_mut().pod.tolerations,
+                false,
+            );
         }
         if let Some(d) = self.input.options.default_toleration_seconds {
-            pod.pod.tolerations = apply_default_toleration_seconds(&pod.pod.tolerations, d);
+            let tolerations = apply_default_toleration_seconds(&pod.pod.tolerations, d);
+            pod.to_mut().pod.tolerations = tolerations;
         }
-        let workload = p
-            .owner
+        let workload = owner
             .as_ref()
             .and_then(|o| self.workload_of(&pod.pod.namespace, o));
-        let ordinal = match (workload, &p.owner) {
+        let ordinal = match (workload, &owner) {
             (Some(_), Some(o)) if o.kind == ControllerKind::StatefulSet => pod
                 .pod
                 .name
@@ -870,26 +904,24 @@ impl<'a> World<'a> {
         self.out.pods.push(PodRecord {
             namespace: pod.pod.namespace.clone(),
             name: pod.pod.name.clone(),
-            owner: p.owner.clone(),
+            owner: owner.clone(),
             created: self.now,
             gone: None,
             replaces,
         });
         self.pod_by_key
             .insert(&pod.pod.namespace, &pod.pod.name, id);
-        let node_name = core::mem::take(&mut pod.pod.node_name);
+        // The pod keeps its requested node until it is bound (a pod created with
+        // `nodeName` skips the scheduler).
         self.pods.push(PodSlot {
             pod,
-            labels: p.labels,
-            owner: p.owner,
+            labels,
+            owner,
             workload,
             ordinal,
-            grace: p
-                .termination_grace_period_seconds
-                .unwrap_or(DEFAULT_TERMINATION_GRACE_PERIOD)
-                .max(0),
-            empty_dir: p.empty_dir,
-            mirror: p.mirror,
+            grace: grace.unwrap_or(DEFAULT_TERMINATION_GRACE_PERIOD).max(0),
+            empty_dir,
+            mirror,
             phase: Phase::Pending,
             node: None,
             span: None,
@@ -900,11 +932,6 @@ impl<'a> World<'a> {
             budgets: Vec::new(),
             created: self.now,
         });
-        // The pod keeps its requested node until it is bound (a pod created with
-        // `nodeName` skips the scheduler).
-        if let Some(s) = self.pods.get_mut(id) {
-            s.pod.pod.node_name = node_name;
-        }
         self.open_span(id, None, PodState::Pending);
         self.index_budgets(id);
         if let Some(w) = workload {
@@ -973,7 +1000,7 @@ impl<'a> World<'a> {
             return;
         };
         if p.pod.pod.node_name != name {
-            p.pod.pod.node_name = String::from(name);
+            p.pod.to_mut().pod.node_name = String::from(name);
         }
         p.phase = Phase::Running;
         p.node = Some(slot);
@@ -1537,7 +1564,7 @@ fn remove_from_state(
     state: &mut NodeState,
     key: &(String, String),
     remaining: &[usize],
-    pods: &[PodSlot],
+    pods: &[PodSlot<'_>],
 ) {
     let Some(i) = state
         .pod_refs
@@ -1572,7 +1599,7 @@ fn remove_from_state(
 }
 
 /// The lowest priority among bound pods the scheduler sees (not Succeeded or Failed).
-fn min_priority(remaining: &[usize], pods: &[PodSlot]) -> Option<i32> {
+fn min_priority(remaining: &[usize], pods: &[PodSlot<'_>]) -> Option<i32> {
     remaining
         .iter()
         .filter_map(|&q| pods.get(q))
