@@ -886,7 +886,10 @@ impl<'a> World<'a> {
         }
         if let Some(d) = self.input.options.default_toleration_seconds {
             let tolerations = apply_default_toleration_seconds(&pod.pod.tolerations, d);
-            pod.to_mut().pod.tolerations = tolerations;
+            // A pod that already carries them (read back from the API) stays shared.
+            if tolerations != pod.pod.tolerations {
+                pod.to_mut().pod.tolerations = tolerations;
+            }
         }
         let workload = owner
             .as_ref()
