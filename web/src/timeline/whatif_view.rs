@@ -110,6 +110,12 @@ pub fn what_if(props: &WhatIfProps) -> Html {
         let second = *scrub;
         use_effect_with(deps, move |_| {
             if state.scenario.actions.trim().is_empty() {
+                // A reply still on its way answers lines that are gone: mark every job
+                // so far as answered so that it is dropped when it arrives.
+                let mut s = seq.borrow_mut();
+                s.0 += 1;
+                s.1 = s.0;
+                pending.set(false);
                 answer.set(None);
                 return;
             }
