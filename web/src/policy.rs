@@ -194,7 +194,7 @@ pub fn kubewarden(props: &KubewardenProps) -> Html {
     let t = use_t();
     let report = use_state(|| None::<Result<PolicyReport, String>>);
     let pending = use_state(|| false);
-    let seq = use_mut_ref(|| (0u64, 0u64));
+    let seq = use_mut_ref(crate::glue::worker::Tickets::default);
     {
         let st = &props.state;
         let deps = (
@@ -209,26 +209,17 @@ pub fn kubewarden(props: &KubewardenProps) -> Html {
         let report = report.clone();
         let pending = pending.clone();
         use_effect_with(deps, move |_| {
-            let my = {
-                let mut s = seq.borrow_mut();
-                s.0 += 1;
-                s.0
-            };
-            let mut bare = state.clone();
-            bare.nodes = Rc::from("");
-            bare.pods = Rc::from("");
-            let json = serde_json::to_string(&bare).unwrap_or_default();
+            let my = seq.borrow_mut().issue();
+            let json = crate::glue::worker::state_without_texts(&state);
             pending.set(true);
             let done = {
                 let report = report.clone();
                 let pending = pending.clone();
                 Callback::from(move |r: crate::glue::worker::Reply| {
-                    let mut s = seq.borrow_mut();
-                    if my < s.1 {
+                    let Some(newest) = seq.borrow_mut().take(my) else {
                         return;
-                    }
-                    s.1 = my;
-                    if my == s.0 {
+                    };
+                    if newest {
                         pending.set(false);
                     }
                     report.set(Some(r.and_then(|(out, _)| {

@@ -316,3 +316,64 @@ fn job(
     }
     ok
 }
+
+/// The newest of several answers in flight: each request takes a ticket
+/// ([`Tickets::issue`]), and a reply is taken only if no reply to a newer request was
+/// taken before it ([`Tickets::take`]).
+#[derive(Debug, Default)]
+pub struct Tickets {
+    sent: u64,
+    taken: u64,
+}
+
+impl Tickets {
+    /// A ticket for a new request.
+    pub fn issue(&mut self) -> u64 {
+        self.sent += 1;
+        self.sent
+    }
+
+    /// Marks every request so far as answered, so that their replies are dropped.
+    pub fn drop_all(&mut self) {
+        self.sent += 1;
+        self.taken = self.sent;
+    }
+
+    /// Whether the reply to `ticket` is to be taken: `None` when a newer one was, else
+    /// whether it answers the newest request (nothing else is on its way).
+    pub fn take(&mut self, ticket: u64) -> Option<bool> {
+        if ticket < self.taken {
+            return None;
+        }
+        self.taken = ticket;
+        Some(ticket == self.sent)
+    }
+}
+
+/// The state as the worker's jobs take it: JSON without the pane texts, which travel
+/// apart and only when they changed.
+pub fn state_without_texts(state: &crate::store::State) -> String {
+    let mut bare = state.clone();
+    bare.nodes = Rc::from("");
+    bare.pods = Rc::from("");
+    serde_json::to_string(&bare).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tickets_tests {
+    use super::Tickets;
+
+    #[test]
+    fn the_newest_reply_wins_and_dropped_ones_stay_dropped() {
+        let mut t = Tickets::default();
+        let a = t.issue();
+        let b = t.issue();
+        assert_eq!(t.take(b), Some(true));
+        assert_eq!(t.take(a), None);
+        let c = t.issue();
+        let d = t.issue();
+        assert_eq!(t.take(c), Some(false));
+        t.drop_all();
+        assert_eq!(t.take(d), None);
+    }
+}

@@ -80,7 +80,7 @@ pub fn what_if(props: &WhatIfProps) -> Html {
     // The cluster and matrix at the scrubbed second, when asked for after the answer.
     let now_html = use_state(|| None::<Rc<str>>);
     let pending = use_state(|| false);
-    let seq = use_mut_ref(|| (0u64, 0u64));
+    let seq = use_mut_ref(crate::glue::worker::Tickets::default);
     let at_seq = use_mut_ref(|| 0u64);
     let scrub = use_state(|| 0i64);
     let picked = use_state(String::new);
@@ -110,36 +110,24 @@ pub fn what_if(props: &WhatIfProps) -> Html {
         let second = *scrub;
         use_effect_with(deps, move |_| {
             if state.scenario.actions.trim().is_empty() {
-                // A reply still on its way answers lines that are gone: mark every job
-                // so far as answered so that it is dropped when it arrives.
-                let mut s = seq.borrow_mut();
-                s.0 += 1;
-                s.1 = s.0;
+                // A reply still on its way answers lines that are gone.
+                seq.borrow_mut().drop_all();
                 pending.set(false);
                 answer.set(None);
                 return;
             }
-            let my = {
-                let mut s = seq.borrow_mut();
-                s.0 += 1;
-                s.0
-            };
-            let mut bare = state.clone();
-            bare.nodes = Rc::from("");
-            bare.pods = Rc::from("");
-            let json = serde_json::to_string(&bare).unwrap_or_default();
+            let my = seq.borrow_mut().issue();
+            let json = crate::glue::worker::state_without_texts(&state);
             pending.set(true);
             let done = {
                 let answer = answer.clone();
                 let pending = pending.clone();
                 let state = state.clone();
                 Callback::from(move |r: crate::glue::worker::Reply| {
-                    let mut s = seq.borrow_mut();
-                    if my < s.1 {
+                    let Some(newest) = seq.borrow_mut().take(my) else {
                         return;
-                    }
-                    s.1 = my;
-                    if my == s.0 {
+                    };
+                    if newest {
                         pending.set(false);
                     }
                     let r = match r {
@@ -366,10 +354,7 @@ fn local(analysis: &Analysis, state: &State, at: i64, lang: Lang) -> Option<(Rc<
     #[cfg(feature = "reader")]
     {
         let t0 = crate::perf::now();
-        let mut bare = state.clone();
-        bare.nodes = Rc::from("");
-        bare.pods = Rc::from("");
-        let json = serde_json::to_string(&bare).ok()?;
+        let json = crate::glue::worker::state_without_texts(state);
         let out = crate::policy::PolicyWorker::default().what_if(
             &json,
             Some(state.nodes.to_string()),
