@@ -97,6 +97,7 @@ fn cluster(
         replicas: 0,
         template: template("agent"),
         pod_replacement_policy: None,
+        replica_set: None,
     };
     for (i, n) in c.nodes.iter().enumerate() {
         let owner = Owner {
@@ -118,6 +119,7 @@ fn cluster(
             replicas: per as i32,
             template: template(&name),
             pod_replacement_policy: None,
+            replica_set: None,
         };
         let rs = format!("{name}-5d8f7c9b4");
         for j in 0..per {

@@ -13,7 +13,17 @@
 //! * PodDisruptionBudgets.
 //!
 //! A pod owned by a ReplicaSet named `<deployment>-<hash>` belongs to a pasted Deployment
-//! of that name (a Deployment's pods are owned by its current ReplicaSet). A pod whose
+//! of that name (a Deployment's pods are owned by its current ReplicaSet) and keeps that
+//! owner. The Deployment's new pods are named `<replica set>-<5 characters>` after the
+//! ReplicaSet the paste shows (see [`Workload::replica_set`]), in this order: a pasted
+//! ReplicaSet of the Deployment (named `<deployment>-<h>` with the template label
+//! `pod-template-hash: h`; the one whose template is the Deployment's, else the one with
+//! the most replicas), else the first pod that names one: by its owner reference, by its
+//! `pod-template-hash` label and the Deployment's template labels (a pod without an owner
+//! reference, which the ReplicaSet adopts), or, for a row of `kubectl get pods` or a
+//! `kubectl describe pod` (read without owners), by a name of the form
+//! `<deployment>-<hash>-<5 characters>`. A paste that shows none (a Deployment
+//! without pods) leaves the core's made-up hash. A pod whose
 //! ReplicaSet, StatefulSet, Job or ReplicationController was not pasted gets one made up
 //! from the pods that name it: as many replicas as there are such pods, the first one's
 //! spec as the template, and a [`WhatIfNote`] that says so. A pod whose DaemonSet was not
@@ -31,7 +41,7 @@ use taintlab_core::simulation::{
     WhatIf, Workload,
 };
 use taintlab_core::version::KubeVersion;
-use taintlab_input::IntOrString;
+use taintlab_input::{Form, IntOrString};
 
 use crate::{PodEntry, Scenario, Source};
 
@@ -69,6 +79,59 @@ fn scheduling_pod(e: &PodEntry) -> SchedulingPod {
     p
 }
 
+/// The label the Deployment controller adds to its ReplicaSets' templates
+/// (`apps.DefaultDeploymentUniqueLabelKey`).
+const POD_TEMPLATE_HASH: &str = "pod-template-hash";
+
+/// True for a pod-template-hash as upstream prints it: `rand.SafeEncodeString` of a
+/// decimal uint32 (pkg/controller/controller_utils.go `ComputeHash`), so 1 to 10 of
+/// `4`-`9`, `b`, `c`, `d`, `f`.
+fn is_template_hash(h: &str) -> bool {
+    (1..=10).contains(&h.len()) && h.bytes().all(|b| b"456789bcdf".contains(&b))
+}
+
+/// For a pod named `<deployment>-<hash>-<5 characters>` as a Deployment's ReplicaSet
+/// names its pods (GenerateName `<replica set>-` with `utilrand.String(5)`,
+/// staging/src/k8s.io/apiserver/pkg/storage/names/generate.go): the ReplicaSet and the
+/// Deployment.
+fn replica_set_of_pod_name(name: &str) -> Option<(&str, &str)> {
+    let (rs, suffix) = name.rsplit_once('-')?;
+    let (deployment, hash) = rs.rsplit_once('-')?;
+    let random = suffix.len() == 5
+        && suffix
+            .bytes()
+            .all(|b| b"bcdfghjklmnpqrstvwxz2456789".contains(&b));
+    (random && is_template_hash(hash) && !deployment.is_empty()).then_some((rs, deployment))
+}
+
+/// What a ReplicaSet's template is compared on with its Deployment's
+/// (pkg/controller/deployment/util/deployment_util.go `EqualIgnoreHash`, on the fields
+/// read here): the scheduling fields, the labels without `pod-template-hash`, the grace
+/// period and `emptyDir`.
+type TemplateKey = (SchedulingPod, BTreeMap<String, String>, Option<i64>, bool);
+
+fn template_key(e: &PodEntry) -> TemplateKey {
+    let mut spec = scheduling_pod(e);
+    spec.pod.name.clear();
+    spec.pod.node_name.clear();
+    let lc = e.workload.as_ref().map(|w| &w.lifecycle);
+    let mut labels = lc.map(|l| l.labels.clone()).unwrap_or_default();
+    labels.remove(POD_TEMPLATE_HASH);
+    (
+        spec,
+        labels,
+        lc.and_then(|l| l.termination_grace_period_seconds),
+        lc.is_some_and(|l| l.empty_dir),
+    )
+}
+
+/// A pasted ReplicaSet of a pasted Deployment.
+struct DeploymentReplicaSet {
+    name: String,
+    replicas: i32,
+    same_template: bool,
+}
+
 fn percent_or_int(v: &IntOrString) -> IntOrPercent {
     match v {
         IntOrString::Int(i) => IntOrPercent::Int(i32::try_from(*i).unwrap_or(i32::MAX)),
@@ -88,6 +151,20 @@ impl Scenario {
                 allocatable: n.allocatable.clone(),
             })
             .collect();
+        // Pasted Deployments, by (namespace, name): their template.
+        let deployments: BTreeMap<(String, String), TemplateKey> = self
+            .pods
+            .iter()
+            .filter(|e| e.kind == "Deployment" && e.rejection.is_none())
+            .filter_map(|e| {
+                let w = e.workload.as_ref()?;
+                Some(((namespace(&w.namespace), w.name.clone()), template_key(e)))
+            })
+            .collect();
+        // Their pasted ReplicaSets, and the first one their pods name.
+        let mut replica_sets: BTreeMap<(String, String), Vec<DeploymentReplicaSet>> =
+            BTreeMap::new();
+        let mut named_by_pods: BTreeMap<(String, String), String> = BTreeMap::new();
         // Pasted workloads, by (kind, namespace, name).
         let mut workloads: BTreeMap<(ControllerKind, String, String), usize> = BTreeMap::new();
         for e in &self.pods {
@@ -95,6 +172,36 @@ impl Scenario {
                 continue;
             };
             let Some(w) = &e.workload else { continue };
+            // A ReplicaSet of a pasted Deployment: `<deployment>-<h>` with the template
+            // label `pod-template-hash: h` (pkg/controller/deployment/sync.go
+            // `getNewReplicaSet`), or its owner reference naming the Deployment. The
+            // Deployment stands for it.
+            if kind == ControllerKind::ReplicaSet
+                && e.rejection.is_none()
+                && let Some((dep, hash)) = w.name.rsplit_once('-')
+                && let key = (namespace(&w.namespace), dep.to_string())
+                && let Some(template) = deployments.get(&key)
+                && (w
+                    .lifecycle
+                    .labels
+                    .get(POD_TEMPLATE_HASH)
+                    .map(String::as_str)
+                    == Some(hash)
+                    || w.lifecycle
+                        .owner
+                        .as_ref()
+                        .is_some_and(|o| o.kind == "Deployment" && o.name == dep))
+            {
+                replica_sets
+                    .entry(key)
+                    .or_default()
+                    .push(DeploymentReplicaSet {
+                        name: w.name.clone(),
+                        replicas: w.lifecycle.replicas.unwrap_or(1),
+                        same_template: template_key(e) == *template,
+                    });
+                continue;
+            }
             if e.rejection.is_some() {
                 out.notes.push(WhatIfNote {
                     source: Some(e.source.clone()),
@@ -130,6 +237,7 @@ impl Scenario {
                     Some("TerminatingOrFailed") => Some(PodReplacementPolicy::TerminatingOrFailed),
                     _ => None,
                 },
+                replica_set: None,
             });
         }
         // Owners that were not pasted, made up from their pods: (kind, ns, name) -> pods.
@@ -165,22 +273,54 @@ impl Scenario {
                     }
                     return None;
                 };
-                // A Deployment's pods are owned by its ReplicaSet `<name>-<hash>`.
-                if kind == ControllerKind::ReplicaSet
-                    && let Some((dep, _)) = o.name.rsplit_once('-')
-                    && workloads.contains_key(&(ControllerKind::Deployment, ns.clone(), dep.to_string()))
-                {
-                    return Some(Owner {
-                        kind: ControllerKind::Deployment,
-                        name: dep.to_string(),
-                    });
-                }
                 Some(Owner {
                     kind,
                     name: o.name.clone(),
                 })
             });
-            if let Some(o) = &owner {
+            // A pod without an owner reference that shows its Deployment's ReplicaSet.
+            let owner = match owner {
+                Some(o) => Some(o),
+                None if lc.owner.is_none() && !lc.mirror => {
+                    let adopted = self.adopting_replica_set(e, &ns, &deployments);
+                    if let Some((rs, why)) = &adopted {
+                        out.notes.push(WhatIfNote {
+                            source: Some(e.source.clone()),
+                            message: format!(
+                                "pod {} is taken to be owned by ReplicaSet {rs}: {why}",
+                                e.pod.name
+                            ),
+                        });
+                    }
+                    adopted.map(|(name, _)| Owner {
+                        kind: ControllerKind::ReplicaSet,
+                        name,
+                    })
+                }
+                None => None,
+            };
+            // A Deployment's pods are owned by its ReplicaSet `<name>-<hash>`; they keep
+            // that owner, and the first such ReplicaSet names the Deployment's pods unless
+            // a pasted ReplicaSet of it does.
+            let mut of_deployment = false;
+            if let Some(o) = &owner
+                && o.kind == ControllerKind::ReplicaSet
+                && !workloads.contains_key(&(o.kind, ns.clone(), o.name.clone()))
+                && let Some((dep, _)) = o.name.rsplit_once('-')
+                && workloads.contains_key(&(
+                    ControllerKind::Deployment,
+                    ns.clone(),
+                    dep.to_string(),
+                ))
+            {
+                of_deployment = true;
+                named_by_pods
+                    .entry((ns.clone(), dep.to_string()))
+                    .or_insert_with(|| o.name.clone());
+            }
+            if let Some(o) = &owner
+                && !of_deployment
+            {
                 let key = (o.kind, ns.clone(), o.name.clone());
                 if !workloads.contains_key(&key) {
                     made_up.entry(key).or_default().push(out.cluster.pods.len());
@@ -231,7 +371,25 @@ impl Scenario {
                     host_network: false,
                 },
                 pod_replacement_policy: None,
+                replica_set: None,
             });
+        }
+        for w in &mut out.cluster.workloads {
+            if w.kind != ControllerKind::Deployment {
+                continue;
+            }
+            let key = (w.namespace.clone(), w.name.clone());
+            // pkg/controller/deployment/util/deployment_util.go `FindNewReplicaSet`: the
+            // ReplicaSet whose template is the Deployment's (the first pasted here, as
+            // creation times are not read); else the one keeping the most replicas.
+            let pasted = replica_sets.get(&key).and_then(|list| {
+                list.iter()
+                    .find(|r| r.same_template)
+                    .or_else(|| list.iter().rev().max_by_key(|r| r.replicas))
+            });
+            w.replica_set = pasted
+                .map(|r| r.name.clone())
+                .or_else(|| named_by_pods.get(&key).cloned());
         }
         for (pdb, source) in &self.disruption_budgets {
             let Some(selector) = &pdb.selector else {
@@ -253,6 +411,54 @@ impl Scenario {
             });
         }
         out
+    }
+
+    /// The ReplicaSet of a pasted Deployment that a pod without an owner reference shows,
+    /// with the reason: its `pod-template-hash` label and the Deployment's template labels
+    /// (the ReplicaSet controller adopts a matching orphan,
+    /// pkg/controller/replicaset/replica_set.go `claimPods`), or, for a row of `kubectl
+    /// get pods` or a `kubectl describe pod` (read without owners), a name
+    /// `<deployment>-<hash>-<5 characters>`.
+    fn adopting_replica_set(
+        &self,
+        e: &PodEntry,
+        ns: &str,
+        deployments: &BTreeMap<(String, String), TemplateKey>,
+    ) -> Option<(String, String)> {
+        let w = e.workload.as_ref()?;
+        if let Some(hash) = w.lifecycle.labels.get(POD_TEMPLATE_HASH) {
+            let dep = deployments.iter().find(|((dns, _), (_, labels, _, _))| {
+                dns == ns
+                    && !labels.is_empty()
+                    && labels
+                        .iter()
+                        .all(|(k, v)| w.lifecycle.labels.get(k) == Some(v))
+            });
+            if let Some(((_, dep), _)) = dep {
+                return Some((
+                    format!("{dep}-{hash}"),
+                    format!(
+                        "it has no owner reference, and its labels are Deployment {dep}'s template's with {POD_TEMPLATE_HASH}: {hash}, so that ReplicaSet adopts it"
+                    ),
+                ));
+            }
+        }
+        let output = match w.form {
+            Form::PodTable => "kubectl get pods prints no owners",
+            Form::DescribePod => "its Controlled By line is not read from kubectl describe pod",
+            _ => return None,
+        };
+        if let Some((rs, dep)) = replica_set_of_pod_name(&e.pod.name)
+            && deployments.contains_key(&(ns.to_string(), dep.to_string()))
+        {
+            return Some((
+                rs.to_string(),
+                format!(
+                    "{output}, and its name has the form of Deployment {dep}'s pods, <deployment>-<pod-template-hash>-<5 characters>"
+                ),
+            ));
+        }
+        None
     }
 
     /// Runs the what-if simulation of `actions` on [`Scenario::what_if_cluster`] from

@@ -84,11 +84,13 @@ fn pods_of_a_pasted_deployment_belong_to_it_and_budgets_are_kept() {
     assert_eq!(w.template.termination_grace_period_seconds, Some(10));
     assert!(w.template.spec.pod.node_name.is_empty());
     assert_eq!(c.cluster.pods.len(), 2);
+    // The Deployment's pods keep their ReplicaSet, which names its new pods.
+    assert_eq!(w.replica_set.as_deref(), Some("web-5d8f7"));
     for p in &c.cluster.pods {
         let o = p.owner.as_ref().expect("owner");
         assert_eq!(
             (o.kind, o.name.as_str()),
-            (ControllerKind::Deployment, "web")
+            (ControllerKind::ReplicaSet, "web-5d8f7")
         );
         assert_eq!(p.labels.get("app").map(String::as_str), Some("web"));
     }
@@ -282,4 +284,207 @@ fn the_what_if_build_skips_the_matrix_and_starts_the_same_run() {
         light.what_if(&actions, 600).expect("runs"),
         full.what_if(&actions, 600).expect("runs")
     );
+}
+
+/// Drains n1 at 0 and n2 at 60 (two nodes: the first drain's replacements land on n2,
+/// the second's stay Pending, and a budget that selects them holds the last pod); checks
+/// that every replacement is `<rs>-<5 characters>`, that every SuccessfulCreate is the
+/// ReplicaSet's, and that the second drain's lines name the first drain's replacements.
+fn replacements_are_named_after(text: &str, rs: &str) {
+    let s = scenario(text);
+    let start = s.what_if_cluster();
+    let deployments: Vec<_> = start
+        .cluster
+        .workloads
+        .iter()
+        .filter(|w| w.kind == ControllerKind::Deployment)
+        .collect();
+    assert_eq!(deployments.len(), 1, "{:?}", start.cluster.workloads);
+    assert_eq!(deployments[0].replica_set.as_deref(), Some(rs));
+    let actions = parse_actions("at 0 drain n1\nat 60 drain n2 --force", V).unwrap();
+    let t = s.what_if(&actions, 120).expect("runs");
+    let replacements: Vec<&str> = t
+        .pods
+        .iter()
+        .filter(|p| p.replaces.is_some())
+        .map(|p| p.name.as_str())
+        .collect();
+    assert!(replacements.len() >= 3, "{replacements:?}");
+    for name in &replacements {
+        let suffix = name
+            .strip_prefix(rs)
+            .and_then(|n| n.strip_prefix('-'))
+            .unwrap_or_else(|| panic!("{name} is not {rs}-<suffix>"));
+        assert_eq!(suffix.len(), 5, "{name}");
+    }
+    for e in t.events.iter().filter(|e| e.reason == "SuccessfulCreate") {
+        assert_eq!(
+            (e.object.kind.as_str(), e.object.name.as_str()),
+            ("ReplicaSet", rs),
+            "{e:?}"
+        );
+        assert!(
+            e.message.starts_with(&format!("Created pod: {rs}-")),
+            "{e:?}"
+        );
+    }
+    let second: Vec<&str> = t
+        .events
+        .iter()
+        .filter(|e| e.at == 60 && e.reason == "drain")
+        .map(|e| e.message.as_str())
+        .collect();
+    let evicting = format!("evicting pod shop/{}", replacements[0]);
+    let refused = format!("error when evicting pods/\"{}\"", replacements[1]);
+    assert!(
+        second
+            .iter()
+            .any(|l| *l == evicting || l.starts_with(&refused)),
+        "{second:?}"
+    );
+}
+
+#[test]
+fn replacements_take_the_replica_set_of_the_pods_owner_references() {
+    replacements_are_named_after(CLUSTER, "web-5d8f7");
+}
+
+#[test]
+fn replacements_take_the_replica_set_of_the_pods_template_hash_label() {
+    let text = CLUSTER
+        .replace(
+            "  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: web-5d8f7, controller: true}]\n",
+            "",
+        )
+        .replace(
+            "  labels: {app: web}\n",
+            "  labels: {app: web, pod-template-hash: 6b4d9f7c8}\n",
+        );
+    let c = scenario(&text).what_if_cluster();
+    // The orphans are adopted (and said so), not left unmanaged.
+    assert_eq!(c.notes.len(), 2, "{:?}", c.notes);
+    assert!(
+        c.notes[0]
+            .message
+            .starts_with("pod web-5d8f7-a is taken to be owned by ReplicaSet web-6b4d9f7c8: "),
+        "{:?}",
+        c.notes
+    );
+    for p in &c.cluster.pods {
+        let o = p.owner.as_ref().expect("adopted");
+        assert_eq!(
+            (o.kind, o.name.as_str()),
+            (ControllerKind::ReplicaSet, "web-6b4d9f7c8")
+        );
+    }
+    replacements_are_named_after(&text, "web-6b4d9f7c8");
+    // Labels that are not the Deployment's template's: no owner.
+    let other = text.replace(
+        "{app: web, pod-template-hash",
+        "{app: api, pod-template-hash",
+    );
+    let c = scenario(&other).what_if_cluster();
+    assert!(c.cluster.pods.iter().all(|p| p.owner.is_none()));
+}
+
+/// A ReplicaSet of the Deployment `web`, with this hash, replicas and cpu request.
+fn replica_set_doc(hash: &str, replicas: i32, cpu: &str) -> String {
+    format!(
+        "---
+apiVersion: apps/v1
+kind: ReplicaSet
+metadata:
+  name: web-{hash}
+  namespace: shop
+  labels: {{app: web, pod-template-hash: {hash}}}
+  ownerReferences: [{{apiVersion: apps/v1, kind: Deployment, name: web, controller: true}}]
+spec:
+  replicas: {replicas}
+  selector: {{matchLabels: {{app: web, pod-template-hash: {hash}}}}}
+  template:
+    metadata: {{labels: {{app: web, pod-template-hash: {hash}}}}}
+    spec:
+      terminationGracePeriodSeconds: 10
+      containers: [{{name: c, image: nginx, resources: {{requests: {{cpu: {cpu}}}}}}}]
+"
+    )
+}
+
+#[test]
+fn replacements_take_the_pasted_replica_set_whose_template_is_the_deployments() {
+    // The pods are still the old ReplicaSet's (web-5d8f7); of the two pasted ReplicaSets,
+    // the one with the Deployment's template is current, even with fewer replicas.
+    let text = format!(
+        "{CLUSTER}{}{}",
+        replica_set_doc("f9c6d8b47", 5, "250m"),
+        replica_set_doc("7d9f8c6b5", 2, "500m")
+    );
+    let c = scenario(&text).what_if_cluster();
+    // The ReplicaSets are the Deployment's, not workloads of their own.
+    assert_eq!(c.cluster.workloads.len(), 1, "{:?}", c.cluster.workloads);
+    assert!(c.notes.is_empty(), "{:?}", c.notes);
+    replacements_are_named_after(&text, "web-7d9f8c6b5");
+    // None with the Deployment's template: the one keeping the most replicas.
+    let text = format!(
+        "{CLUSTER}{}{}",
+        replica_set_doc("f9c6d8b47", 0, "250m"),
+        replica_set_doc("7d9f8c6b5", 2, "750m")
+    );
+    replacements_are_named_after(&text, "web-7d9f8c6b5");
+}
+
+/// Two nodes and the Deployment `web` of [`CLUSTER`], then `pods` as pasted.
+fn cluster_with_pods(pods: &str) -> String {
+    let end = CLUSTER.find("---\napiVersion: v1\nkind: Pod").unwrap();
+    let budget = CLUSTER.find("---\napiVersion: policy/v1").unwrap();
+    format!("{}{}{pods}", &CLUSTER[..end], &CLUSTER[budget..])
+}
+
+#[test]
+fn replacements_take_the_replica_set_of_pod_names_in_kubectl_get_pods() {
+    let text = cluster_with_pods(
+        "---
+NAMESPACE   NAME                   READY   STATUS    RESTARTS   AGE   IP         NODE   NOMINATED NODE   READINESS GATES
+shop        web-7d9f8c6b5d-x2k4q   1/1     Running   0          5m    10.0.0.4   n1     <none>           <none>
+shop        web-7d9f8c6b5d-q7m4z   1/1     Running   0          5m    10.0.0.5   n1     <none>           <none>
+shop        web-abc-x2k4q          1/1     Running   0          5m    10.0.0.6   n2     <none>           <none>
+",
+    );
+    let c = scenario(&text).what_if_cluster();
+    assert_eq!(c.cluster.pods.len(), 3, "{:?}", c.cluster.pods);
+    let owners: Vec<Option<&str>> = c
+        .cluster
+        .pods
+        .iter()
+        .map(|p| p.owner.as_ref().map(|o| o.name.as_str()))
+        .collect();
+    // `abc` is no pod-template-hash (upstream's only hold 4-9, b, c, d, f).
+    assert_eq!(
+        owners,
+        [Some("web-7d9f8c6b5d"), Some("web-7d9f8c6b5d"), None]
+    );
+    assert!(
+        c.notes[0]
+            .message
+            .contains("kubectl get pods prints no owners"),
+        "{:?}",
+        c.notes
+    );
+    replacements_are_named_after(&text, "web-7d9f8c6b5d");
+}
+
+#[test]
+fn a_deployment_without_pods_keeps_a_made_up_replica_set() {
+    let text = cluster_with_pods("");
+    let c = scenario(&text).what_if_cluster();
+    assert_eq!(c.cluster.workloads[0].replica_set, None);
+    let t = scenario(&text).what_if(&[], 10).expect("runs");
+    assert_eq!(t.pods.len(), 2);
+    for p in &t.pods {
+        // web-<hash>-<5>: a hash upstream could print (its value is not upstream's).
+        let (rs, suffix) = p.name.rsplit_once('-').expect("suffix");
+        let hash = rs.strip_prefix("web-").expect("web-");
+        assert_eq!(suffix.len(), 5, "{}", p.name);
+        assert!(is_template_hash(hash), "{}", p.name);
+    }
 }

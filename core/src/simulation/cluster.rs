@@ -175,6 +175,12 @@ pub struct Workload {
     /// Job only: `spec.podReplacementPolicy`.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub pod_replacement_policy: Option<PodReplacementPolicy>,
+    /// Deployment only: its current ReplicaSet (`<name>-<pod-template-hash>`), which owns
+    /// and names the pods it creates (`<replica set>-<5 characters>`). `None`: the first
+    /// ReplicaSet `<name>-<hash>` a starting pod's owner names, or else a made-up hash
+    /// (upstream's, an FNV-32a of the Go-printed pod template, is not reproduced).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub replica_set: Option<String>,
 }
 
 /// `intstr.IntOrString` as a PodDisruptionBudget uses it: a count or a percentage.

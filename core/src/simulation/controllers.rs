@@ -43,6 +43,9 @@ use crate::scheduling::selector::RequiredNodeAffinity;
 
 /// `utilrand`'s alphabet for generated name suffixes (no vowels, no confusable digits).
 const ALPHANUMS: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
+/// `maxNameLength - randomLength` of the API server's name generator: the longest
+/// GenerateName base kept.
+const MAX_GENERATED_NAME_BASE: usize = 58;
 /// `DefaultJobPodFailureBackOff`.
 const JOB_BACKOFF: i64 = 10;
 
@@ -81,6 +84,26 @@ fn suffix(seed: &str, seq: u64, len: usize) -> String {
     out
 }
 
+/// `rand.SafeEncodeString(fmt.Sprint(h))` (k8s.io/apimachinery/pkg/util/rand): each
+/// decimal digit of `h` as the character of [`ALPHANUMS`] at its ASCII code modulo 27,
+/// so a pod-template-hash only ever holds `4`-`9`, `b`, `c`, `d` and `f`.
+fn safe_encode_u32(h: u32) -> String {
+    format!("{h}")
+        .bytes()
+        .map(|b| char::from(ALPHANUMS[usize::from(b) % ALPHANUMS.len()]))
+        .collect()
+}
+
+/// The ReplicaSet of a Deployment whose pasted cluster names none: `<name>-<hash>` as
+/// pkg/controller/deployment/sync.go `getNewReplicaSet` names it, with a hash shaped like
+/// upstream's (pkg/controller/controller_utils.go `ComputeHash`). Upstream hashes the
+/// Go-printed pod template (FNV-32a over `hashutil.DeepHashObject`), which is not
+/// reproduced: this hash is of the Deployment's name.
+fn generated_replica_set(name: &str) -> String {
+    let h = fnv(name, 0);
+    format!("{name}-{}", safe_encode_u32((h ^ (h >> 32)) as u32))
+}
+
 /// The maximum Job failure backoff: 6 min before 1.29, 10 min from 1.29.
 fn job_backoff_cap(version: crate::KubeVersion) -> i64 {
     if version.at_least(29) { 600 } else { 360 }
@@ -95,8 +118,12 @@ impl World<'_> {
             .entry(spec.kind)
             .or_default()
             .insert(&spec.namespace, &spec.name, id);
-        let pod_prefix = match spec.kind {
-            ControllerKind::Deployment => format!("{}-{}", spec.name, suffix(&spec.name, 0, 10)),
+        // A Deployment's pods are named after its ReplicaSet, a ReplicaSet's (and every
+        // other controller's) after itself: GenerateName `<owner>-`
+        // (pkg/controller/controller_utils.go `getPodsPrefix`).
+        let pod_prefix = match (spec.kind, &spec.replica_set) {
+            (ControllerKind::Deployment, Some(rs)) => rs.clone(),
+            (ControllerKind::Deployment, None) => generated_replica_set(&spec.name),
             _ => spec.name.clone(),
         };
         self.workloads.push(WorkloadSlot {
@@ -116,8 +143,9 @@ impl World<'_> {
     }
 
     /// The workload that owns a pod of `namespace` with this owner reference. A
-    /// Deployment owns the pods of its ReplicaSets (`<deployment>-<hash>`); the first
-    /// such ReplicaSet seen names the Deployment's new pods.
+    /// Deployment owns the pods of its ReplicaSets (`<deployment>-<hash>`); unless the
+    /// Deployment names its ReplicaSet ([`Workload::replica_set`]), the first such
+    /// ReplicaSet seen names the Deployment's new pods.
     pub(super) fn workload_of(&mut self, namespace: &str, owner: &Owner) -> Option<usize> {
         if let Some(i) = self
             .workload_index
@@ -139,11 +167,13 @@ impl World<'_> {
             .get(namespace, deployment)?;
         if let Some(w) = self.workloads.get_mut(i)
             && w.name_seq == 0
+            && w.spec.replica_set.is_none()
         {
             if w.pod_prefix != owner.name {
                 self.finder = None;
             }
             w.pod_prefix = owner.name.clone();
+            w.spec.replica_set = Some(owner.name.clone());
         }
         Some(i)
     }
@@ -212,13 +242,17 @@ impl World<'_> {
         let spec = &slot.spec;
         let name = match name {
             Some(n) => n,
+            // GenerateName `<owner>-`: the base cut to 58 bytes, then 5 random characters
+            // (staging/src/k8s.io/apiserver/pkg/storage/names/generate.go `GenerateName`).
             None => loop {
                 slot.name_seq += 1;
-                let candidate = format!(
-                    "{}-{}",
-                    slot.pod_prefix,
-                    suffix(&slot.pod_prefix, slot.name_seq, 5)
-                );
+                let mut candidate = format!("{}-", slot.pod_prefix);
+                let mut cut = candidate.len().min(MAX_GENERATED_NAME_BASE);
+                while !candidate.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                candidate.truncate(cut);
+                candidate.push_str(&suffix(&slot.pod_prefix, slot.name_seq, 5));
                 if !self.pod_by_key.contains(&spec.namespace, &candidate) {
                     break candidate;
                 }

@@ -146,15 +146,29 @@ impl World<'_> {
                 _ => Some(s.replicas.max(0)),
             };
             if s.kind == ControllerKind::Deployment {
-                let mut rs = disruption::Workload::new(
-                    "apps/v1",
-                    "ReplicaSet",
-                    &s.namespace,
-                    &w.pod_prefix,
-                    s.replicas.max(0),
-                );
-                rs.controller = Some(OwnerRef::new("apps/v1", "Deployment", &s.name));
-                items.push(rs);
+                // Its current ReplicaSet, and any other its starting pods name (an older
+                // one's pods are still the Deployment's).
+                let mut names: Vec<&str> = alloc::vec![w.pod_prefix.as_str()];
+                for o in w
+                    .pods
+                    .iter()
+                    .filter_map(|&p| self.pods.get(p)?.owner.as_ref())
+                {
+                    if o.kind == ControllerKind::ReplicaSet && !names.contains(&o.name.as_str()) {
+                        names.push(&o.name);
+                    }
+                }
+                for name in names {
+                    let mut rs = disruption::Workload::new(
+                        "apps/v1",
+                        "ReplicaSet",
+                        &s.namespace,
+                        name,
+                        s.replicas.max(0),
+                    );
+                    rs.controller = Some(OwnerRef::new("apps/v1", "Deployment", &s.name));
+                    items.push(rs);
+                }
             }
             let mut item = disruption::Workload::new(
                 api_version(s.kind),

@@ -39,6 +39,7 @@ pub(crate) fn workload(kind: ControllerKind, name: &str, replicas: i32, cpu: &st
         replicas,
         template: t,
         pod_replacement_policy: None,
+        replica_set: None,
     }
 }
 
@@ -724,4 +725,154 @@ fn zone_failure_taints_one_node_every_ten_seconds() {
         .collect();
     // Zone a is fully disrupted, zone b is not: 0.1 nodes/s.
     assert_eq!(tainted, [55, 65, 75, 85]);
+}
+
+/// A Deployment `web` (2 replicas) whose starting pods on n1 are owned by the
+/// ReplicaSets `owners` (one per pod), with a budget of `maxUnavailable: 1`; n2 is the
+/// only other node.
+fn deployment_on_n1(replica_set: Option<&str>, owners: [&str; 2]) -> Cluster {
+    let mut w = workload(ControllerKind::Deployment, "web", 2, "1");
+    w.replica_set = replica_set.map(String::from);
+    let mut pods = Vec::new();
+    for (i, rs) in owners.into_iter().enumerate() {
+        let mut p = pod_of(&w, &alloc::format!("{rs}-pod{i}"), "n1");
+        p.owner = Some(Owner {
+            kind: ControllerKind::ReplicaSet,
+            name: rs.into(),
+        });
+        pods.push(p);
+    }
+    Cluster {
+        nodes: vec![node("n1"), node("n2")],
+        pods,
+        workloads: vec![w],
+        disruption_budgets: vec![pdb("web", "web", Some(1), None)],
+    }
+}
+
+/// The names of the pods a drain of n1 at 0 and of n2 at 100 create, with every
+/// `SuccessfulCreate` event's object and every drain line.
+fn drain_n1_then_n2(cluster: Cluster) -> (Vec<String>, Vec<String>, Vec<String>) {
+    let options = DrainOptions::default();
+    let t = run(
+        cluster,
+        vec![drain(0, "n1", options.clone()), drain(100, "n2", options)],
+        300,
+    );
+    let created: Vec<String> = t
+        .pods
+        .iter()
+        .filter(|p| p.replaces.is_some())
+        .map(|p| p.name.clone())
+        .collect();
+    let objects = t
+        .events_with_reason(SUCCESSFUL_CREATE)
+        .map(|e| alloc::format!("{}/{}", e.object.kind.as_str(), e.object.name))
+        .collect();
+    (created, objects, drain_lines(&t))
+}
+
+/// `<prefix>-` and 5 characters of the name generator's alphabet.
+fn generated_from(name: &str, prefix: &str) -> bool {
+    name.strip_prefix(prefix)
+        .and_then(|s| s.strip_prefix('-'))
+        .is_some_and(|s| s.len() == 5 && s.bytes().all(|b| ALPHANUMS_FOR_TESTS.contains(&b)))
+}
+
+const ALPHANUMS_FOR_TESTS: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
+
+#[test]
+fn a_deployment_names_its_pods_after_the_replica_set_it_is_given() {
+    // The pods are owned by an older ReplicaSet; the Deployment's current one names the
+    // replacements, the SuccessfulCreate events and the second drain's lines, and the
+    // budget finds the Deployment through either ReplicaSet.
+    let (created, objects, drain) = drain_n1_then_n2(deployment_on_n1(
+        Some("web-7d9f8c6b5"),
+        ["web-5c4d6f8b9"; 2],
+    ));
+    // Two replacements land on n2; the second drain evicts one of them (its replacement
+    // stays Pending: both nodes are cordoned) and the budget holds the other.
+    assert_eq!(created.len(), 3, "{created:?}");
+    assert!(
+        created.iter().all(|n| generated_from(n, "web-7d9f8c6b5")),
+        "{created:?}"
+    );
+    assert!(
+        objects.iter().all(|o| o == "ReplicaSet/web-7d9f8c6b5"),
+        "{objects:?}"
+    );
+    assert!(
+        drain.iter().all(|l| !l.contains("found no controllers")),
+        "{drain:?}"
+    );
+    // The pods the second drain evicts are the first drain's replacements.
+    let second: Vec<&String> = drain
+        .iter()
+        .filter(|l| l.starts_with("100 evicting pod "))
+        .collect();
+    assert!(!second.is_empty(), "{drain:?}");
+    for l in second {
+        let name = l.trim_start_matches("100 evicting pod default/");
+        assert!(created[..2].iter().any(|c| c == name), "{l} of {created:?}");
+    }
+    assert!(
+        drain
+            .iter()
+            .any(|l| l.starts_with("100 error when evicting pods/\"web-7d9f8c6b5-")),
+        "{drain:?}"
+    );
+}
+
+#[test]
+fn the_first_replica_set_a_starting_pod_names_is_the_deployments_when_none_is_given() {
+    let (created, objects, _) =
+        drain_n1_then_n2(deployment_on_n1(None, ["web-5c4d6f8b9", "web-7d9f8c6b5"]));
+    assert!(
+        created.iter().all(|n| generated_from(n, "web-5c4d6f8b9")),
+        "{created:?}"
+    );
+    assert!(
+        objects.iter().all(|o| o == "ReplicaSet/web-5c4d6f8b9"),
+        "{objects:?}"
+    );
+}
+
+#[test]
+fn a_deployment_without_a_replica_set_gets_a_hash_shaped_like_upstreams() {
+    let mut cluster = deployment_on_n1(None, ["x", "y"]);
+    cluster.pods.clear();
+    let t = run(cluster, vec![], 10);
+    let created: Vec<&Event> = t.events_with_reason(SUCCESSFUL_CREATE).collect();
+    assert_eq!(created.len(), 2);
+    let rs = &created[0].object.name;
+    // SafeEncodeString of a decimal uint32: 1 to 10 of 4-9, b, c, d, f.
+    let hash = rs.strip_prefix("web-").expect("web-<hash>");
+    assert!(
+        (1..=10).contains(&hash.len()) && hash.bytes().all(|b| b"456789bcdf".contains(&b)),
+        "{rs}"
+    );
+    for p in &t.pods {
+        assert!(generated_from(&p.name, rs), "{} of {rs}", p.name);
+    }
+}
+
+#[test]
+fn a_long_replica_set_name_is_cut_to_58_bytes_before_the_suffix() {
+    let rs = alloc::format!("{}-7d9f8c6b5", "w".repeat(50));
+    let mut w = workload(ControllerKind::Deployment, &"w".repeat(50), 1, "1");
+    w.replica_set = Some(rs.clone());
+    let t = run(
+        Cluster {
+            nodes: vec![node("n1")],
+            workloads: vec![w],
+            ..Cluster::default()
+        },
+        vec![],
+        10,
+    );
+    let name = &t.pods[0].name;
+    // `<rs>-` is 61 bytes: GenerateName keeps 58 of them, then adds 5 characters.
+    assert_eq!(name.len(), 63, "{name}");
+    assert!(name.starts_with(&rs[..58]), "{name}");
+    assert!(!name.starts_with(&alloc::format!("{rs}-")), "{name}");
 }
