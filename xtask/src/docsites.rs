@@ -8,11 +8,14 @@
 //!   `tests/docsites/mdbook/test.mjs` on them.
 //!
 //! Every site test uses [`package`], [`site_copy`] and [`browser_test`]; a generator adds
-//! one function called from [`test`].
+//! one function called from [`test`]. Each site also shows the what-if widget of
+//! `tests/docsites/common/whatif.json`, which its test compares with the native command
+//! line's answer ([`whatif_expected`]).
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 use std::time::Instant;
 
 use crate::helpers::{cargo, io_err as io, root, run as step, target_dir};
@@ -94,7 +97,143 @@ fn copy_tree(from: &Path, to: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// Runs a site's browser test (`tests/docsites/<script>`) with Node and Chromium.
+/// The native answer for the what-if widget every site shows: `taintlab what-if -o json`
+/// (the command-line tool, built here) on `tests/docsites/common/whatif.yaml` with the
+/// case's action lines as the command line's flags ([`cli_flags`]) and its `until`,
+/// written to `<target>/docsites/whatif-expected.json` once per run. [`browser_test`]
+/// gives its path to every site test as `TAINTLAB_WHATIF_EXPECTED`.
+pub fn whatif_expected() -> Result<PathBuf, String> {
+    static DONE: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    DONE.get_or_init(|| {
+        let common = root().join("tests").join("docsites").join("common");
+        let spec_file = common.join("whatif.json");
+        let bad = |what: &str| format!("{}: {what}", spec_file.display());
+        let text = fs::read_to_string(&spec_file).map_err(io("cannot read", &spec_file))?;
+        let spec: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| bad(&e.to_string()))?;
+        let yaml = common.join(
+            spec["yaml"]
+                .as_str()
+                .ok_or_else(|| bad("`yaml` is not a file name"))?,
+        );
+        let until = spec["until"]
+            .as_u64()
+            .ok_or_else(|| bad("`until` is not a number of seconds"))?;
+        let lines: Vec<&str> = spec["actions"]
+            .as_array()
+            .and_then(|a| a.iter().map(serde_json::Value::as_str).collect())
+            .ok_or_else(|| bad("`actions` is not a list of action lines"))?;
+        let flags = cli_flags(&lines).map_err(|e| bad(&e))?;
+        let bin = native_bins()?.join("taintlab");
+        let out = Command::new(&bin)
+            .arg("what-if")
+            .arg("-f")
+            .arg(&yaml)
+            .args(&flags)
+            .args(["--until", &until.to_string(), "-o", "json"])
+            .output()
+            .map_err(io("cannot run", &bin))?;
+        // 0: every pod placed and every drain finished, 1: not; 2: unreadable input.
+        if !matches!(out.status.code(), Some(0 | 1)) {
+            return Err(format!(
+                "taintlab what-if -f {} {}: {}\n{}",
+                yaml.display(),
+                flags.join(" "),
+                out.status,
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        let dir = target_dir().join("docsites");
+        fs::create_dir_all(&dir).map_err(io("cannot create", &dir))?;
+        let file = dir.join("whatif-expected.json");
+        fs::write(&file, &out.stdout).map_err(io("cannot write", &file))?;
+        println!(
+            "    the what-if widgets' native answer: taintlab what-if {} --until {until}",
+            flags.join(" ")
+        );
+        Ok(file)
+    })
+    .clone()
+}
+
+/// Builds the command-line tool (`taintlab`) and the mdBook preprocessor
+/// (`mdbook-taintlab`) into `<target>/debug/`, once per run, as the integration tests named
+/// `cli` of both crates need them: with the features `cargo test --workspace` resolves, so
+/// that after CI's test step nothing is compiled again (`cargo build -p` of either would
+/// resolve other features for serde, syn, the core and the CLI's progress bar, and
+/// rebuild them). Returns that directory.
+pub fn native_bins() -> Result<PathBuf, String> {
+    static DONE: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    DONE.get_or_init(|| {
+        step(
+            "the taintlab and mdbook-taintlab binaries (cargo test --workspace --no-run --test cli)",
+            cargo().args(["test", "--workspace", "--locked", "--no-run", "--test", "cli"]),
+        )?;
+        Ok(target_dir().join("debug"))
+    })
+    .clone()
+}
+
+/// `taintlab what-if`'s flags for action lines in the form the widgets take
+/// (`at 0 drain node-a --ignore-daemonsets`, `at 60 uncordon node-a`, `taint n1
+/// k=v:NoExecute`): each action as its flag with `@SECONDS`, the drain flags once (the
+/// command line applies them to every drain). The node actions and taints only, which is
+/// what the doc sites' case uses; anything else is an error naming the line.
+pub fn cli_flags(lines: &[&str]) -> Result<Vec<String>, String> {
+    let mut flags = Vec::new();
+    let mut drain_flags: Option<Vec<String>> = None;
+    for line in lines {
+        let bad = |why: &str| format!("action line {line:?}: {why}");
+        let mut words: Vec<&str> = line.split_whitespace().collect();
+        let mut at = "0";
+        if words.first() == Some(&"at") {
+            at = words
+                .get(1)
+                .copied()
+                .ok_or_else(|| bad("no second after `at`"))?;
+            if at.trim_end_matches('s').parse::<u64>().is_err() {
+                return Err(bad("`at` takes a number of seconds"));
+            }
+            words.drain(..2);
+        }
+        let (verb, node, rest) = match words.as_slice() {
+            [verb, node, rest @ ..] => (*verb, node.trim_start_matches("node/"), rest),
+            _ => return Err(bad("an action and a node")),
+        };
+        let flag = match verb {
+            "cordon" | "uncordon" | "drain" | "fail" | "recover" => verb,
+            "delete" => "delete-node",
+            "taint" | "untaint" => {
+                let [spec] = rest else {
+                    return Err(bad("one taint after the node"));
+                };
+                let spec = spec.trim_end_matches('-');
+                flags.extend([format!("--{verb}"), format!("{node}={spec}@{at}")]);
+                continue;
+            }
+            _ => return Err(bad("not an action the doc-site case turns into flags")),
+        };
+        if verb == "drain" {
+            let given: Vec<String> = rest.iter().map(|f| f.to_string()).collect();
+            if given.iter().any(|f| !f.starts_with("--")) {
+                return Err(bad("drain takes flags after the node"));
+            }
+            if drain_flags.as_ref().is_some_and(|d| *d != given) {
+                return Err(bad("every drain needs the same flags on the command line"));
+            }
+            drain_flags = Some(given);
+        } else if !rest.is_empty() {
+            return Err(bad("nothing may follow the node"));
+        }
+        flags.extend([format!("--{flag}"), format!("{node}@{at}")]);
+    }
+    flags.extend(drain_flags.unwrap_or_default());
+    Ok(flags)
+}
+
+/// Runs a site's browser test (`tests/docsites/<script>`) with Node and Chromium, with
+/// `TAINTLAB_WHATIF_EXPECTED` ([`whatif_expected`]) and `TAINTLAB_PKG` (the package the
+/// site was built with) set.
 pub fn browser_test(
     what: &str,
     script: &str,
@@ -111,6 +250,8 @@ pub fn browser_test(
     c.arg(root().join("tests").join("docsites").join(script))
         .args(args)
         .env("CHROMIUM", chromium)
+        .env("TAINTLAB_WHATIF_EXPECTED", whatif_expected()?)
+        .env("TAINTLAB_PKG", package()?)
         .current_dir(root());
     for (k, v) in env {
         c.env(k, v);
@@ -152,11 +293,7 @@ pub fn mdbook_bin(version: &str) -> Result<PathBuf, String> {
 pub fn mdbook() -> Result<(), String> {
     let version = mdbook_version();
     let mdbook = mdbook_bin(&version)?;
-    step(
-        "cargo build -p mdbook-taintlab",
-        cargo().args(["build", "-p", "mdbook-taintlab", "--locked"]),
-    )?;
-    let bin_dir = target_dir().join("debug");
+    let bin_dir = native_bins()?;
     let path = std::env::join_paths(
         std::iter::once(bin_dir.clone()).chain(std::env::split_paths(
             &std::env::var_os("PATH").unwrap_or_default(),
@@ -197,4 +334,71 @@ pub fn hugo() -> Result<(), String> {
 /// `docusaurus_site`).
 pub fn docusaurus() -> Result<(), String> {
     crate::docusaurus_site::test(&package()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn action_lines_become_the_command_lines_flags() {
+        assert_eq!(
+            cli_flags(&["at 0 drain node-a", "at 60 uncordon node-a"]).unwrap(),
+            ["--drain", "node-a@0", "--uncordon", "node-a@60"]
+        );
+        assert_eq!(
+            cli_flags(&[
+                "drain node/n1 --ignore-daemonsets --force",
+                "at 30 taint n2 k=v:NoExecute",
+                "at 90 untaint n2 k:NoExecute-",
+                "at 120 delete n3",
+                "at 5s drain n4 --ignore-daemonsets --force",
+            ])
+            .unwrap(),
+            [
+                "--drain",
+                "n1@0",
+                "--taint",
+                "n2=k=v:NoExecute@30",
+                "--untaint",
+                "n2=k:NoExecute@90",
+                "--delete-node",
+                "n3@120",
+                "--drain",
+                "n4@5s",
+                "--ignore-daemonsets",
+                "--force"
+            ]
+        );
+        for (line, why) in [
+            ("at soon fail n1", "number of seconds"),
+            ("scale deployment/web 3", "not an action"),
+            ("cordon", "an action and a node"),
+            ("cordon n1 n2", "nothing may follow"),
+            ("taint n1", "one taint"),
+        ] {
+            let e = cli_flags(&[line]).unwrap_err();
+            assert!(e.contains(why) && e.contains(line), "{line}: {e}");
+        }
+        let e = cli_flags(&["drain n1 --force", "drain n2"]).unwrap_err();
+        assert!(e.contains("the same flags"), "{e}");
+    }
+
+    #[test]
+    fn the_doc_sites_what_if_case_is_readable() {
+        let spec: serde_json::Value = serde_json::from_str(
+            &fs::read_to_string(root().join("tests/docsites/common/whatif.json")).unwrap(),
+        )
+        .unwrap();
+        let lines: Vec<&str> = spec["actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l.as_str().unwrap())
+            .collect();
+        assert!(!cli_flags(&lines).unwrap().is_empty());
+        assert!(spec["until"].as_u64().is_some());
+        let yaml = spec["yaml"].as_str().unwrap();
+        assert!(root().join("tests/docsites/common").join(yaml).is_file());
+    }
 }

@@ -3,7 +3,9 @@
 // console errors, one wasm download per page (and none more after client-side
 // navigation), widgets alive after client-side navigation both ways, dark mode through
 // the theme's toggle, the stylesheet through the bundler under baseUrl, the pt-BR locale,
-// the server-rendered fallback; bytes per page and the first render are reported.
+// the server-rendered fallback, the what-if fence against the native engine (loaded and
+// reached by client-side navigation, its wasm fetched once and only where it is); bytes
+// per page and the first render are reported.
 //
 //   DOCUSAURUS_BUILD=<build dir> CHROMIUM=/usr/bin/chromium node tests/docsites/docusaurus/test.mjs
 import assert from "node:assert/strict";
@@ -12,6 +14,7 @@ import {
   serveSite, settle, state, verdicts, verdictText,
 } from "../site-check.mjs";
 import { fenceMismatches, readFencesPage } from "../fences-page.mjs";
+import { assertWhatIf, packageDir, readWhatIf, recordWhatIfRenders, wasmKinds, whatIfCase } from "../common/whatif.mjs";
 
 const BUILD = process.env.DOCUSAURUS_BUILD;
 if (!BUILD) throw new Error("DOCUSAURUS_BUILD (the built site) is not set");
@@ -19,6 +22,8 @@ if (!BUILD) throw new Error("DOCUSAURUS_BUILD (the built site) is not set");
 const server = await serveSite("/sub/", BUILD);
 const browser = await launch();
 const report = [];
+// The bundler names the wasm files by a hash: which is which is told by their bytes.
+const kinds = (urls) => wasmKinds(urls.map((u) => new URL(u).pathname), { dir: BUILD, prefix: "/sub/", pkg: packageDir() });
 
 const INTRO = {
   dedicated: { state: "live", pods: { "team-app": "scheduled" } },
@@ -66,6 +71,7 @@ await check("English docs page: every widget shows its verdict, one wasm downloa
   const { context, page, errors, wasm } = await measured("", INTRO);
   englishText = await verdictText(page, "dedicated");
   assert.equal(wasm.length, 1, wasm.join(", "));
+  assert.deepEqual(kinds(wasm), ["engine"], "no what-if wasm without a what-if widget");
   for (const id of Object.keys(INTRO)) assert.equal(await page.getAttribute(`taint-check#${id}`, "lang"), "en");
   assert.deepEqual(errors, []);
   await context.close();
@@ -110,6 +116,7 @@ await check("client-side navigation: widgets render on the new route and after g
   await expectWidgets(page, "intro (back)", INTRO);
   assert.equal(await page.evaluate(() => window.__sameDocument), true, "the navigation stayed client-side");
   assert.equal(wasm.length, 1, wasm.join(", "));
+  assert.deepEqual(kinds(wasm), ["engine"]);
   await edit(page, "dedicated", (t) => t.replace("value: groupName", "value: other-group"));
   assertEqual(await verdicts(page, "dedicated"), { "team-app": "pending" }, "after the edit");
   assertEqual(await verdicts(page, "eviction"), { cache: "scheduled" }, "the other widgets stay");
@@ -140,6 +147,53 @@ await check("pt-BR locale: widgets in the page's language", async () => {
   const text = await verdictText(page, "dedicated");
   assert.notDeepEqual(text, englishText, `the verdict is translated: ${text}`);
   assert.equal(wasm.length, 1);
+  assert.deepEqual(kinds(wasm), ["engine"]);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+await check("what-if fence under /sub/: loaded, and reached by client-side navigation both ways; the native engine's answer; its wasm once, on its page only", async () => {
+  const c = whatIfCase();
+  const answer = async (page) => {
+    await settle(page, ["drain"]);
+    const shown = await readWhatIf(page, "taint-check#drain");
+    assert.equal(shown.heading, "Draining node-a");
+    assert.equal(await page.getAttribute("taint-check#drain", "lang"), "en");
+    assertWhatIf(shown, c);
+  };
+  // Loaded: the server-rendered page.
+  {
+    const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    await context.addInitScript(recordWhatIfRenders);
+    const from = server.log.length;
+    const { page, errors, wasm } = await open(context, server.url + "what-if");
+    await answer(page);
+    assert.deepEqual(kinds(wasm).sort(), ["engine", "what-if"]);
+    const first = await firstRender(page);
+    report.push({ page: "what-if", widgets: 1, ...bytesSince(server.log, from), wasm: bytesSince(server.log, from, (p) => p.endsWith(".wasm")), firstRender: first });
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+  // Reached from a page without widgets, then away and back, client-side.
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  await context.addInitScript(recordWhatIfRenders);
+  const from = server.log.length;
+  const { page, errors, wasm } = await open(context, server.url + "plain");
+  assert.deepEqual(wasm, [], "the page without widgets");
+  await page.evaluate(() => (window.__sameDocument = true));
+  await page.click('nav a[href$="/what-if"]');
+  await page.waitForURL(/\/sub\/what-if$/);
+  await answer(page);
+  assert.deepEqual(kinds(wasm).sort(), ["engine", "what-if"]);
+  await page.click('nav a[href$="/more"]');
+  await page.waitForURL(/\/sub\/more$/);
+  await expectWidgets(page, "more (navigated)", MORE);
+  await page.goBack();
+  await page.waitForURL(/\/sub\/what-if$/);
+  await answer(page);
+  assert.equal(await page.evaluate(() => window.__sameDocument), true, "the navigation stayed client-side");
+  assert.deepEqual(kinds(wasm).sort(), ["engine", "what-if"], "each fetched once");
+  assert.deepEqual(server.log.slice(from).filter((r) => !r.path.startsWith("/sub/")), [], "every request stays under the base URL");
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -1,7 +1,8 @@
 // Headless Chromium on the Hugo test site built with the taintlab Hugo module
 // (`cargo xtask docsites`): every widget's verdict, editing, no console errors, one wasm
 // download per page, dark mode, the page's language, the no-JavaScript fallback, a page
-// without widgets loading nothing; bytes per page and the first render are reported.
+// without widgets loading nothing, the what-if shortcode against the native engine (its
+// wasm fetched once, on its page only); bytes per page and the first render are reported.
 //
 //   HUGO_PUBLIC=<built site> CHROMIUM=/usr/bin/chromium node tests/docsites/hugo/test.mjs
 import assert from "node:assert/strict";
@@ -10,6 +11,7 @@ import {
   serveSite, settle, state, verdicts, verdictText,
 } from "../site-check.mjs";
 import { fenceMismatches, readFencesPage } from "../fences-page.mjs";
+import { assertWhatIf, packageDir, readWhatIf, recordWhatIfRenders, wasmKinds, whatIfCase } from "../common/whatif.mjs";
 
 const PUBLIC = process.env.HUGO_PUBLIC;
 if (!PUBLIC) throw new Error("HUGO_PUBLIC (the built site) is not set");
@@ -21,6 +23,7 @@ const context = await browser.newContext({ viewport: { width: 1100, height: 900 
 const report = [];
 
 const isTaintlab = (p) => p.includes("/taintlab/");
+const kinds = (urls) => wasmKinds(urls.map((u) => new URL(u).pathname), { dir: PUBLIC, prefix: "/docs/", pkg: packageDir() });
 
 for (const [label, path, expected] of [
   [
@@ -73,8 +76,9 @@ for (const [label, path, expected] of [
       assert.match(text, /[\u4e00-\u9fff]/, `the verdict is in Chinese: ${text}`);
     }
   });
-  await check(`${label}: one wasm download for every widget`, async () => {
+  await check(`${label}: one wasm download for every widget, the engine (no what-if wasm)`, async () => {
     assert.equal(wasm.length, 1, wasm.join(", "));
+    assert.deepEqual(kinds(wasm), ["engine"]);
   });
   const first = await firstRender(page);
   const bytes = bytesSince(server.log, from);
@@ -99,6 +103,26 @@ for (const [label, path, expected] of [
   });
   await page.close();
 }
+
+await check("what-if shortcode: the native engine's drain, replacements and kubectl lines under /docs/; its wasm once, on its page only", async () => {
+  const c = whatIfCase();
+  const ctx = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  await ctx.addInitScript(recordWhatIfRenders);
+  const from = server.log.length;
+  const { page, errors, wasm } = await open(ctx, server.url + "what-if/");
+  await settle(page, ["drain"]);
+  const shown = await readWhatIf(page, "taint-check#drain");
+  assert.equal(shown.heading, "Draining node-a");
+  assert.equal(await page.getAttribute("taint-check#drain", "lang"), "en");
+  assertWhatIf(shown, c);
+  assert.deepEqual(kinds(wasm).sort(), ["engine", "what-if"]);
+  const taintlab = server.log.slice(from).filter((r) => isTaintlab(r.path)).map((r) => r.path).sort();
+  assert.deepEqual(taintlab, ["/docs/taintlab/taint-check.js", "/docs/taintlab/taintlab_bg.wasm", "/docs/taintlab/taintlab_whatif_bg.wasm"]);
+  const widget = bytesSince(server.log, from, isTaintlab);
+  report.push({ page: "what-if/", widgets: 1, ...bytesSince(server.log, from), widgetBytes: widget.bytes, widgetGz: widget.gz, firstRender: await firstRender(page) });
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
 
 await check("a page without widgets loads no Taintlab file", async () => {
   const from = server.log.length;

@@ -1,6 +1,8 @@
 // mdBook: the books in tests/docsites/mdbook/book (English) and book-zh (Simplified
 // Chinese, with a Brazilian Portuguese widget), built by `mdbook build` with the
-// mdbook-taintlab preprocessor, loaded in headless Chromium.
+// mdbook-taintlab preprocessor, loaded in headless Chromium. The English book is also
+// served under /en/, where its what-if chapter is checked against the native engine
+// (../common/whatif.mjs).
 //
 //   node tests/docsites/mdbook/test.mjs <built English book> <built Chinese book>
 //
@@ -11,6 +13,7 @@ import {
   Checks, ROOT, assert, edit, fallbacks, fences, firstRenderAfterLoad, launch, open, section, serve, settle,
   wasmDownloads, widgetBytes, widgets,
 } from "../common/harness.mjs";
+import { assertWhatIf, packageDir, readWhatIf, recordWhatIfRenders, wasmKinds, whatIfCase } from "../common/whatif.mjs";
 
 const [EN, ZH] = process.argv.slice(2).map((p) => path.resolve(p));
 if (!EN || !ZH) {
@@ -35,7 +38,7 @@ await t.check("the README's mdBook recipe is the one this test builds", async ()
   assert.ok(shell && /cargo install mdbook-taintlab/.test(shell.text) && /npm install taintlab/.test(shell.text), "the install commands");
 });
 
-const server = await serve([["/zh/", ZH], ["/", EN]]);
+const server = await serve([["/zh/", ZH], ["/en/", EN], ["/", EN]]);
 const browser = await launch();
 const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
 
@@ -135,7 +138,7 @@ await t.check("mdBook's page navigation (the arrow key) opens the next chapter w
 
 // --- the problems ------------------------------------------------------------------------
 await t.check("broken, flattened and misspelt examples say so instead of a verdict", async () => {
-  const { page, errors } = await open(context, `${server.url}guide/broken.html`);
+  const { page, errors, requests } = await open(context, `${server.url}guide/broken.html`);
   assert.equal(await settle(page, { count: 3 }), 3);
   const [broken, flat, typo] = await widgets(page);
   assert.equal(broken.state, "error");
@@ -155,12 +158,37 @@ await t.check("broken, flattened and misspelt examples say so instead of a verdi
   const fixed = (await widgets(page))[1];
   assert.equal(fixed.state, "live", fixed.error ?? "");
   assert.deepEqual(fixed.pods, { flattened: "scheduled" });
+  assert.deepEqual(wasmDownloads(requests), ["/taintlab/taintlab_bg.wasm"], "no what-if wasm without a what-if widget");
   assert.deepEqual(errors, []);
   await page.close();
 });
 
+// --- what-if mode ------------------------------------------------------------------------
+await t.check("what-if fence under /en/: the arrow key reaches it; the native engine's drain, replacements and kubectl lines; its wasm once, on that page only", async () => {
+  const c = whatIfCase();
+  const ctx = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  await ctx.addInitScript(recordWhatIfRenders);
+  const { page, errors, requests } = await open(ctx, `${server.url}en/guide/broken.html`);
+  assert.equal(await settle(page, { count: 3 }), 3);
+  assert.deepEqual(wasmDownloads(requests), ["/en/taintlab/taintlab_bg.wasm"], "the page before: the engine only");
+  const before = requests.length;
+  await Promise.all([page.waitForURL(/\/en\/guide\/what-if\.html$/), page.keyboard.press("ArrowRight")]);
+  assert.equal(await settle(page, { count: 1 }), 1);
+  const shown = await readWhatIf(page, "taint-check");
+  assert.equal(shown.heading, "Draining node-a");
+  assertWhatIf(shown, c);
+  const since = requests.slice(before);
+  const wasm = wasmDownloads(since);
+  assert.deepEqual([...wasm].sort(), ["/en/taintlab/taintlab_bg.wasm", "/en/taintlab/taintlab_whatif_bg.wasm"]);
+  assert.deepEqual(wasmKinds([...wasm].sort(), { dir: EN, prefix: "/en/", pkg: packageDir() }), ["engine", "what-if"], "the package's bytes");
+  // The one file carries the what-if glue: nothing else of Taintlab's is fetched.
+  assert.deepEqual(since.filter((r) => r.startsWith("/en/taintlab/") && !r.endsWith(".wasm")), ["/en/taintlab/taint-check.js"]);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
 await t.check("without JavaScript every fence is a readable YAML code block", async () => {
-  const pages = [["", 2], ["guide/eviction.html", 1], ["guide/broken.html", 3]];
+  const pages = [["", 2], ["guide/eviction.html", 1], ["guide/broken.html", 3], ["guide/what-if.html", 1]];
   const all = await fallbacks(browser, pages.map(([url]) => `${server.url}${url}`));
   for (const [k, [url, n]] of pages.entries()) {
     const f = all[k];

@@ -1,3 +1,3 @@
 export default {
-  docs: ["intro", "more", "plain"],
+  docs: ["intro", "more", "plain", "what-if"],
 };
