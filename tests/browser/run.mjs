@@ -787,9 +787,11 @@ await test('What if: draining a tenant\'s node moves every pod to its own pool, 
   const acme2 = await barPods(page, 'div.lane[data-node="acme-2"] span.bar.running');
   const acme3 = await barPods(page, 'div.lane[data-node="acme-3"] span.bar.running');
   eq(acme2.length, 2, `acme-2 runs ${acme2}`);
-  assert(acme2.includes(storefront[2]) && acme2.some((p) => p.startsWith('acme/checkout-') && p !== checkout), `acme-2 runs ${acme2}`);
+  // Replacements are named after the pasted pods' ReplicaSets: <replica set>-<5 characters>.
+  const of = (rs) => (p) => p.startsWith(`${rs}-`) && p.length === rs.length + 6;
+  assert(acme2.includes(storefront[2]) && acme2.some((p) => of('acme/checkout-5f6d7c8b9')(p) && p !== checkout), `acme-2 runs ${acme2}`);
   eq(acme3.length, 2, `acme-3 runs ${acme3}`);
-  assert(acme3.every((p) => p.startsWith('acme/storefront-') && !storefront.includes(p)), `acme-3 runs ${acme3}`);
+  assert(acme3.every((p) => of('acme/storefront-7c9d8b6f4')(p) && !storefront.includes(p)), `acme-3 runs ${acme3}`);
   for (const node of ['globex-1', 'globex-2']) {
     const pods = await barPods(page, `div.lane[data-node="${node}"] span.bar`);
     assert(pods.length === 1 && pods[0].startsWith('globex/ledger-'), `${node} holds ${pods}`);

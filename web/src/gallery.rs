@@ -1011,13 +1011,20 @@ mod tests {
                 .collect();
             assert_eq!(new.len(), 1, "one replacement of {}", label(old));
             let new = new[0];
-            // Same workload: namespace and Deployment name prefix.
+            // Named after the pasted pod's ReplicaSet: `<replica set>-<5 characters>`.
             let old_label = label(old);
-            let prefix = old_label.rsplitn(3, '-').last().unwrap_or_default();
+            let (rs, _) = old_label.rsplit_once('-').expect("<replica set>-<suffix>");
+            let new_label = label(new);
             assert!(
-                label(new).starts_with(prefix),
-                "{} for {prefix}",
-                label(new)
+                new_label.starts_with(&format!("{rs}-")) && new_label.len() == rs.len() + 6,
+                "{new_label} for {rs}"
+            );
+            let created = format!("Created pod: {}", v.pods[new].name);
+            assert!(
+                v.events.iter().any(|e| e.reason == "SuccessfulCreate"
+                    && e.message == created
+                    && format!("{}/{}", e.object.namespace, e.object.name) == rs),
+                "{created} by ReplicaSet {rs}"
             );
             let spans: Vec<&PodSpan> = v.spans_of(new).collect();
             assert_eq!(
