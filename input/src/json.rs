@@ -102,6 +102,30 @@ pub(crate) fn parse_stream(
     docs
 }
 
+/// The first JSON value of `text` (after whitespace), kept whole, with the byte offset
+/// just after it; `None` when `text` does not start with valid JSON. For JSON quoted
+/// inside other text (an Ansible task result, jsonpath's `.spec.taints`): the same
+/// strict reader and limits as for pasted JSON, so the module needs no second parser.
+pub(crate) fn parse_first(text: &str) -> Option<(Value, usize)> {
+    let limits = Limits::default();
+    let mut diags = Vec::new();
+    let mut r = Reader {
+        text,
+        b: text.as_bytes(),
+        i: 0,
+        limits: &limits,
+        doc: 0,
+        base_line: 0,
+        cur_off: 0,
+        cur_line: 1,
+        cur_col: 1,
+        diags: &mut diags,
+    };
+    r.ws();
+    let v = r.value(Ctx::Any, 1).ok()?;
+    Some((v, r.i))
+}
+
 impl Reader<'_> {
     /// Line and column of a byte offset at or after the last one asked for.
     fn pos_at(&mut self, off: usize) -> Pos {

@@ -13,6 +13,7 @@ use taintlab_core::kubectl::{self, CommandError, TaintRun};
 use taintlab_core::{KubeVersion, Node};
 
 use crate::diag::Location;
+use crate::tree::Kind;
 
 /// The kubectl subcommand of a [`TaintCommandLine`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
@@ -336,15 +337,15 @@ pub(crate) fn ansible_result(line: &str, line_no: usize) -> Option<(Vec<Word>, V
     if !line[cmd_at..].contains("kubectl") {
         return None;
     }
-    let v: serde_json::Value = serde_json::Deserializer::from_str(&line[at..])
-        .into_iter::<serde_json::Value>()
-        .next()?
-        .ok()?;
+    let (v, _) = crate::json::parse_first(&line[at..])?;
     let col = line[..cmd_at].chars().count() + 1;
-    let words: Vec<Word> = match v.get("cmd")? {
-        serde_json::Value::Array(items) => items
+    let words: Vec<Word> = match &v.get("cmd")?.value.kind {
+        Kind::Seq(items) => items
             .iter()
-            .filter_map(|x| x.as_str())
+            .filter_map(|x| match &x.kind {
+                Kind::Str(t) => Some(t),
+                _ => None,
+            })
             .map(|t| Word {
                 text: t.to_string(),
                 line: line_no,
@@ -352,7 +353,7 @@ pub(crate) fn ansible_result(line: &str, line_no: usize) -> Option<(Vec<Word>, V
                 separator: false,
             })
             .collect(),
-        serde_json::Value::String(cmd) => {
+        Kind::Str(cmd) => {
             let (mut w, _, err) = shell_words(&[(line_no, cmd.as_str())], 0);
             if err.is_some() {
                 return None;
@@ -366,7 +367,7 @@ pub(crate) fn ansible_result(line: &str, line_no: usize) -> Option<(Vec<Word>, V
     };
     let mut outs = Vec::new();
     for key in ["stdout", "stderr"] {
-        if let Some(t) = v.get(key).and_then(|x| x.as_str()) {
+        if let Some(Kind::Str(t)) = v.get(key).map(|e| &e.value.kind) {
             outs.extend(t.lines().map(str::to_string));
         }
     }

@@ -477,17 +477,24 @@ fn tab_spec_taints(text: &str) -> Option<Vec<Taint>> {
 
 /// A JSON taint list as jsonpath prints `.spec.taints`.
 fn json_taints(text: &str) -> Option<Vec<Taint>> {
-    let v: serde_json::Value = serde_json::from_str(text).ok()?;
-    let field = |o: &serde_json::Value, k: &str| {
-        o.get(k)
-            .and_then(serde_json::Value::as_str)
-            .unwrap_or("")
-            .to_string()
+    let (v, end) = crate::json::parse_first(text)?;
+    if !text[end..]
+        .trim_start_matches([' ', '\t', '\n', '\r'])
+        .is_empty()
+    {
+        return None;
+    }
+    let field = |o: &crate::tree::Value, k: &str| match o.get(k).map(|e| &e.value.kind) {
+        Some(crate::tree::Kind::Str(s)) => s.clone(),
+        _ => String::new(),
     };
-    v.as_array()?
+    let crate::tree::Kind::Seq(items) = &v.kind else {
+        return None;
+    };
+    items
         .iter()
         .map(|o| {
-            o.as_object()?;
+            o.entries()?;
             let mut t = Taint::new(
                 &field(o, "key"),
                 &field(o, "value"),
