@@ -634,10 +634,23 @@ pub(crate) const OTHER_RESOURCES: &[&str] = &[
     "leases",
 ];
 
+/// Go's `strings.ToLower`: each rune through `unicode.ToLower`, which maps one rune to
+/// one rune (`İ` to `i`) and knows no final sigma, unlike `str::to_lowercase` (whose
+/// context rules also bring their own Unicode tables into the wasm modules).
+pub(crate) fn go_to_lower(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            '\u{130}' => 'i',
+            c => c.to_lowercase().next().unwrap_or(c),
+        })
+        .collect()
+}
+
 /// The resource-type part of `Validate`. Upstream asks API discovery; this uses fixed
 /// tables, so custom resources count as unknown.
 fn check_resource_type(resource: &str, version: KubeVersion) -> Result<(), CommandError> {
-    let lower = resource.to_lowercase();
+    // staging/src/k8s.io/kubectl/pkg/cmd/taint/taint.go Validate: strings.ToLower.
+    let lower = go_to_lower(resource);
     if NODE_RESOURCES.contains(&lower.as_str()) {
         Ok(())
     } else if OTHER_RESOURCES.contains(&lower.as_str()) {

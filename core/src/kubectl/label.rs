@@ -20,7 +20,8 @@ use alloc::vec::Vec;
 
 use super::command::{
     CommandError, DryRunStrategy, FlagDef, FlagKind, FlagUse, NODE_RESOURCES, NodeError,
-    NodeTarget, OTHER_RESOURCES, dry_run_strategy, flag, parse_flags_with, visit_order,
+    NodeTarget, OTHER_RESOURCES, dry_run_strategy, flag, go_to_lower, parse_flags_with,
+    visit_order,
 };
 use super::selector::LabelSelector;
 use crate::model::Node;
@@ -177,7 +178,7 @@ pub fn is_node_label_command<S: AsRef<str>>(args: &[S]) -> bool {
             .map(String::from),
     };
     first.is_some_and(|r| {
-        let ty = r.split('/').next().unwrap_or_default().to_lowercase();
+        let ty = go_to_lower(r.split('/').next().unwrap_or_default());
         NODE_RESOURCES.contains(&ty.as_str())
     })
 }
@@ -291,7 +292,7 @@ fn target_of(
         }
     }
     for ty in &types {
-        let lower = ty.to_lowercase();
+        let lower = go_to_lower(ty);
         if NODE_RESOURCES.contains(&lower.as_str()) {
             continue;
         }
