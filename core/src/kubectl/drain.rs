@@ -184,47 +184,93 @@ pub struct DrainCommand {
     pub version: KubeVersion,
 }
 
-/// Go's `time.ParseDuration`, in milliseconds (sub-millisecond parts are dropped).
+/// Go's `time.ParseDuration`, in milliseconds (sub-millisecond parts are dropped, as
+/// `Duration.Milliseconds` does). src/time/format.go ParseDuration, leadingInt and
+/// leadingFraction: whole numbers in unsigned 64-bit nanoseconds, only the fraction
+/// through a float multiplication, so no decimal-to-float parsing is involved.
 pub fn parse_go_duration(s: &str) -> Result<i64, String> {
+    const LIMIT: u64 = 1 << 63;
     let err = || format!("time: invalid duration {}", go_quote(s));
-    let mut rest = s;
-    let neg = if let Some(r) = rest.strip_prefix('-') {
-        rest = r;
-        true
-    } else {
-        rest = rest.strip_prefix('+').unwrap_or(rest);
-        false
-    };
-    if rest == "0" {
+    let b = s.as_bytes();
+    let mut i = 0;
+    let mut neg = false;
+    if let Some(&c @ (b'-' | b'+')) = b.first() {
+        neg = c == b'-';
+        i = 1;
+    }
+    if &s[i..] == "0" {
         return Ok(0);
     }
-    if rest.is_empty() {
+    if i == b.len() {
         return Err(err());
     }
-    let mut total_ns: f64 = 0.0;
-    while !rest.is_empty() {
-        let num_len = rest
-            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .unwrap_or(rest.len());
-        let num = &rest[..num_len];
-        if num.is_empty() || num == "." {
+    let mut d: u64 = 0;
+    while i < b.len() {
+        if !(b[i] == b'.' || b[i].is_ascii_digit()) {
             return Err(err());
         }
-        let value: f64 = num.parse().map_err(|_| err())?;
-        rest = &rest[num_len..];
-        let unit_len = rest
-            .find(|c: char| c.is_ascii_digit() || c == '.')
-            .unwrap_or(rest.len());
-        let unit = &rest[..unit_len];
-        rest = &rest[unit_len..];
-        let scale = match unit {
+        // leadingInt: an overflow is an error.
+        let int_start = i;
+        let mut v: u64 = 0;
+        while let Some(&c) = b.get(i)
+            && c.is_ascii_digit()
+        {
+            if v > LIMIT / 10 {
+                return Err(err());
+            }
+            v = v * 10 + u64::from(c - b'0');
+            if v > LIMIT {
+                return Err(err());
+            }
+            i += 1;
+        }
+        let pre = i != int_start;
+        // leadingFraction: digits past what fits only stop adding precision.
+        let (mut f, mut scale, mut post) = (0u64, 1f64, false);
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            let frac_start = i;
+            let mut overflow = false;
+            while let Some(&c) = b.get(i)
+                && c.is_ascii_digit()
+            {
+                i += 1;
+                if overflow {
+                    continue;
+                }
+                if f > (LIMIT - 1) / 10 {
+                    overflow = true;
+                    continue;
+                }
+                let y = f * 10 + u64::from(c - b'0');
+                if y > LIMIT {
+                    overflow = true;
+                    continue;
+                }
+                f = y;
+                scale *= 10.0;
+            }
+            post = i != frac_start;
+        }
+        if !pre && !post {
+            return Err(err());
+        }
+        // The unit runs to the next digit or '.' (both ASCII, so a char boundary).
+        let unit_start = i;
+        while let Some(&c) = b.get(i)
+            && !(c == b'.' || c.is_ascii_digit())
+        {
+            i += 1;
+        }
+        let unit = &s[unit_start..i];
+        let ns: u64 = match unit {
             "" => return Err(format!("time: missing unit in duration {}", go_quote(s))),
-            "ns" => 1.0,
-            "us" | "\u{b5}s" | "\u{3bc}s" => 1e3,
-            "ms" => 1e6,
-            "s" => 1e9,
-            "m" => 60e9,
-            "h" => 3600e9,
+            "ns" => 1,
+            "us" | "\u{b5}s" | "\u{3bc}s" => 1_000,
+            "ms" => 1_000_000,
+            "s" => 1_000_000_000,
+            "m" => 60_000_000_000,
+            "h" => 3_600_000_000_000,
             _ => {
                 return Err(format!(
                     "time: unknown unit {} in duration {}",
@@ -233,12 +279,27 @@ pub fn parse_go_duration(s: &str) -> Result<i64, String> {
                 ));
             }
         };
-        total_ns += value * scale;
+        if v > LIMIT / ns {
+            return Err(err());
+        }
+        v *= ns;
+        if f > 0 {
+            // Go: v += uint64(float64(f) * (float64(unit) / scale))
+            v += (f as f64 * (ns as f64 / scale)) as u64;
+            if v > LIMIT {
+                return Err(err());
+            }
+        }
+        // Go's uint64 addition wraps (only 2^63 + 2^63 can): kept as it is.
+        d = d.wrapping_add(v);
+        if d > LIMIT {
+            return Err(err());
+        }
     }
-    if total_ns > 9.223_372_036_854_776e18 {
+    if !neg && d > LIMIT - 1 {
         return Err(err());
     }
-    let ms = (total_ns / 1e6) as i64;
+    let ms = (d / 1_000_000) as i64;
     Ok(if neg { -ms } else { ms })
 }
 

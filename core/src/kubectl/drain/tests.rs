@@ -205,6 +205,47 @@ fn durations_print_like_go() {
 }
 
 #[test]
+fn durations_parse_like_go() {
+    // Values worked out by hand from src/time/format.go ParseDuration.
+    let ok = |s: &str, ms: i64| assert_eq!(parse_go_duration(s), Ok(ms), "{s}");
+    ok("1.5h", 5_400_000);
+    ok(".5s", 500);
+    ok("1.s", 1_000);
+    ok("+2m", 120_000);
+    ok("-1.5ms", -1);
+    ok("1h2m3.25s", 3_723_250);
+    ok("1\u{b5}s", 0);
+    ok("2500\u{3bc}s", 2);
+    ok("0.0000000001s", 0);
+    ok("9223372036854775807ns", 9_223_372_036_854);
+    ok("-9223372036854775808ns", -9_223_372_036_854);
+    ok("1.00000000000000000000001s", 1_000);
+    let invalid = |s: &str| {
+        assert_eq!(
+            parse_go_duration(s),
+            Err(format!("time: invalid duration \"{s}\"")),
+            "{s}"
+        )
+    };
+    invalid("");
+    invalid("-");
+    invalid(".s");
+    invalid("s");
+    invalid("9223372036854775808ns");
+    invalid("9223372036854775809ns");
+    invalid("2562048h");
+    invalid("99999999999999999999s");
+    assert_eq!(
+        parse_go_duration("1.2.3s"),
+        Err("time: missing unit in duration \"1.2.3s\"".into())
+    );
+    assert_eq!(
+        parse_go_duration("3d"),
+        Err("time: unknown unit \"d\" in duration \"3d\"".into())
+    );
+}
+
+#[test]
 fn delete_local_data_is_gone_after_1_30() {
     let e =
         parse_drain_command(&["n1", "--delete-local-data"], KubeVersion::new(31, 0)).unwrap_err();
