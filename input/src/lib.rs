@@ -33,6 +33,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod atof;
 mod commands;
 mod describe;
 mod detect;

@@ -231,7 +231,7 @@ fn parse_go_float(s: &str) -> Option<f64> {
     if !ok || !b.iter().any(u8::is_ascii_digit) {
         return None;
     }
-    let f: f64 = s.parse().ok()?;
+    let f = crate::atof::parse_f64(s)?;
     f.is_finite().then_some(f)
 }
 
