@@ -360,7 +360,7 @@ pub fn app() -> Html {
             html! {
                 <>
                     <timeline::WhatIf analysis={analysis.clone()} state={(*state).clone()} dispatch={dispatch.clone()} />
-                    <timeline::Timeline analysis={analysis.clone()} scenario={state.scenario.clone()} dispatch={dispatch.clone()} />
+                    <timeline::Timeline analysis={analysis.clone()} state={(*state).clone()} dispatch={dispatch.clone()} />
                 </>
             }
         }

@@ -140,6 +140,31 @@ impl PolicyWorker {
         }
     }
 
+    /// The per-pod eviction timelines of `state` (its JSON without pane texts; the texts
+    /// as for [`Self::run`], which shares them) in `lang`: the worker's answer to a
+    /// `timeline` message ([`crate::timeline::pods_html::answer`]).
+    #[cfg(feature = "reader")]
+    pub fn timeline(
+        &mut self,
+        state: &str,
+        nodes: Option<String>,
+        pods: Option<String>,
+        lang: crate::i18n::Lang,
+    ) -> String {
+        self.set_texts(nodes, pods);
+        match serde_json::from_str::<State>(state) {
+            Err(e) => format!(
+                "\u{1}<p class=\"bad-text\">{}</p>",
+                crate::timeline::whatif_html::esc(&e.to_string())
+            ),
+            Ok(state) => {
+                let analysis =
+                    crate::analysis::Analysis(self.panes.scenario(&state_options(&state)));
+                crate::timeline::pods_html::answer(&analysis, &state.scenario, lang)
+            }
+        }
+    }
+
     /// Runs the what-if of `state` (its JSON without pane texts; the texts as for
     /// [`Self::run`], which shares them) and returns [`crate::whatif::Answer`]'s text in
     /// `lang`, showing second `at`; `now` reads a clock in milliseconds.

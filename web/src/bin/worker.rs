@@ -2,8 +2,9 @@
 //! and that the page starts only when it needs it: it reads every pasted text and
 //! imported file (the input layer's readers live here, not in the page's first
 //! download; typing never waits for a large paste) and runs the Kubewarden policy's
-//! decision function and the cluster-wide what-if simulation, whose results it also
-//! renders as HTML for the What-if tab (`taintlab_web::timeline::whatif_html`). See `taintlab_web::glue::worker` for the messages.
+//! decision function, the cluster-wide what-if simulation and the per-pod eviction
+//! timelines, whose results it also renders as HTML (`taintlab_web::timeline::whatif_html`,
+//! `taintlab_web::timeline::pods_html`). See `taintlab_web::glue::worker` for the messages.
 
 use std::cell::RefCell;
 
@@ -69,6 +70,12 @@ fn handle(scope: &DedicatedWorkerGlobalScope, data: &JsValue) {
                 p.borrow_mut()
                     .what_if(&state, nodes, pods, at(), lang(), &now)
             }))
+        }
+        "timeline" => {
+            let state = get(data, "state").as_string().unwrap_or_default();
+            let nodes = get(data, "nodes").as_string();
+            let pods = get(data, "pods").as_string();
+            Ok(POLICY.with(|p| p.borrow_mut().timeline(&state, nodes, pods, lang())))
         }
         "whatifAt" => Ok(what_if_at(at(), lang())),
         other => Err(format!("unknown request {other:?}")),

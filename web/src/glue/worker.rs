@@ -268,6 +268,26 @@ pub fn what_if_job(
     job("whatif", state, nodes, pods, extra, done)
 }
 
+/// Asks the worker for the per-pod eviction timelines of the state's scenario, as
+/// [`policy_job`] (the jobs share the pane texts the worker holds), rendered as HTML in
+/// language `lang`. `done` gets `crate::timeline::pods_html::answer`'s text.
+pub fn timeline_job(
+    state: String,
+    nodes: &Rc<str>,
+    pods: &Rc<str>,
+    lang: &str,
+    done: Callback<Reply>,
+) -> bool {
+    job(
+        "timeline",
+        state,
+        nodes,
+        pods,
+        vec![("lang", JsValue::from_str(lang))],
+        done,
+    )
+}
+
 /// Asks the worker for the cluster and the matrix at second `at` of its last what-if
 /// run, as HTML in language `lang`. False when no worker can be used.
 pub fn what_if_at_job(at: i64, lang: &str, done: Callback<Reply>) -> bool {

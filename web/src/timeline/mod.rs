@@ -5,16 +5,20 @@
 //! editing adds or removes a taint at a chosen second; the node-failure preset shows the
 //! node-monitor grace period and the default 300 s tolerations.
 //!
-//! [`model`] computes each pod's story, `svg` draws one pod's axis and `view` is the
-//! tab's component.
+//! `model` computes each pod's story and `pods_html` draws it, both in the worker
+//! (builds with the `reader` feature); `view` is the tab's component, a shell around
+//! the worker's HTML.
 
+#[cfg(feature = "reader")]
 pub mod model;
-mod svg;
+#[cfg(feature = "reader")]
+pub mod pods_html;
 mod view;
 #[cfg(feature = "reader")]
 pub mod whatif_html;
 mod whatif_view;
 
+#[cfg(feature = "reader")]
 pub use model::{Mark, Model, PodLine, node_failure, placements, taint_scenario};
 pub use view::{Timeline, TimelineProps};
 pub use whatif_view::{WhatIf, WhatIfProps, action_line};

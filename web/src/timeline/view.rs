@@ -1,5 +1,9 @@
-//! The timeline tab: scenario editing (taint steps, the node-failure preset) and one
-//! SVG per pod.
+//! The timeline tab: scenario editing (taint steps, the node-failure preset) and the
+//! per-pod timelines. This component is the shell: the form and the steps. The
+//! timelines (one SVG per pod, the narrative, the controller's Events) are HTML the
+//! worker renders ([`super::pods_html`], message `timeline`), so the timeline's model,
+//! its drawing and the core's eviction simulators load with the worker, not with the
+//! page.
 
 use std::rc::Rc;
 
@@ -8,11 +12,10 @@ use yew::prelude::*;
 
 use taintlab_core::node_lifecycle::default_node_monitor_grace_period;
 
-use super::model::{node_failure, taint_scenario};
-use super::svg::pod_svg;
 use crate::analysis::Analysis;
-use crate::i18n::{K, use_t};
-use crate::store::{Action, Failure, Scenario, Step, StepOp};
+use crate::i18n::{K, Lang, use_lang, use_t};
+use crate::panes::Text;
+use crate::store::{Action, Failure, State, Step, StepOp};
 
 fn num(e: &Event) -> Option<i64> {
     e.target_dyn_into::<HtmlInputElement>()
@@ -22,26 +25,76 @@ fn num(e: &Event) -> Option<i64> {
 /// Properties of [`Timeline`].
 #[derive(Properties, PartialEq)]
 pub struct TimelineProps {
-    /// The analysis.
+    /// The analysis (node names for the pickers).
     pub analysis: Rc<Analysis>,
-    /// The scenario.
-    pub scenario: Scenario,
+    /// The state (the worker rebuilds the cluster from it).
+    pub state: State,
     /// State changes.
     pub dispatch: Callback<Action>,
 }
+
+/// The worker's answer: the node the failure preset failed and the timelines' HTML.
+type Rendered = Rc<(String, String)>;
 
 /// The timeline tab.
 #[function_component(Timeline)]
 pub fn timeline(props: &TimelineProps) -> Html {
     let t = use_t();
+    let lang = use_lang();
     let a = props.analysis.clone();
-    let model = use_memo(
-        (props.analysis.clone(), props.scenario.clone()),
-        |(a, s)| match &s.failure {
-            Some(f) => node_failure(a, f),
-            None => taint_scenario(a, s),
-        },
-    );
+    let scenario = &props.state.scenario;
+    let rendered = use_state(|| None::<Result<Rendered, String>>);
+    let pending = use_state(|| false);
+    let seq = use_mut_ref(crate::glue::worker::Tickets::default);
+    {
+        let st = &props.state;
+        let deps = (
+            Text(st.nodes.clone()),
+            Text(st.pods.clone()),
+            st.version.clone(),
+            st.comparison_operators,
+            st.admission.clone(),
+            st.scenario.steps.clone(),
+            st.scenario.failure.clone(),
+            lang,
+        );
+        let state = props.state.clone();
+        let rendered = rendered.clone();
+        let pending = pending.clone();
+        use_effect_with(deps, move |_| {
+            let my = seq.borrow_mut().issue();
+            let json = crate::glue::worker::state_without_texts(&state);
+            pending.set(true);
+            let done = {
+                let rendered = rendered.clone();
+                let pending = pending.clone();
+                let state = state.clone();
+                Callback::from(move |r: crate::glue::worker::Reply| {
+                    let Some(newest) = seq.borrow_mut().take(my) else {
+                        return;
+                    };
+                    if newest {
+                        pending.set(false);
+                    }
+                    let r = match r {
+                        Ok((out, _)) => Ok(split(&out)),
+                        Err(e) => local(&state, lang).ok_or(e),
+                    };
+                    rendered.set(Some(r));
+                    crate::perf::set("timelineAnswered", crate::perf::now());
+                })
+            };
+            if !crate::glue::worker::timeline_job(
+                json,
+                &state.nodes,
+                &state.pods,
+                lang.tag(),
+                done.clone(),
+            ) {
+                done.emit(Err("the background worker could not start".into()));
+            }
+        });
+    }
     let at = use_state(|| "60".to_string());
     let node = use_state(String::new);
     let op = use_state(|| StepOp::Add);
@@ -51,7 +104,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
         return html! { <p class="empty">{t.s(K::NoTimeline)}</p> };
     }
     let dispatch = props.dispatch.clone();
-    let failure = props.scenario.failure.clone();
+    let failure = scenario.failure.clone();
     let set_mode = {
         let dispatch = dispatch.clone();
         Callback::from(move |preset: bool| {
@@ -106,11 +159,11 @@ pub fn timeline(props: &TimelineProps) -> Html {
                         <label class="wide">{t.s(K::StepTaint)}<input value={(*spec).clone()} oninput={{ let spec = spec.clone(); Callback::from(move |e: InputEvent| if let Some(i) = e.target_dyn_into::<HtmlInputElement>() { spec.set(i.value()) }) }} /></label>
                         <button type="submit" class="button">{t.s(K::AddStep)}</button>
                     </form>
-                    if props.scenario.steps.is_empty() {
+                    if scenario.steps.is_empty() {
                         <p class="muted">{t.s(K::StepsEmpty)}</p>
                     } else {
                         <ol class="steps">
-                            { for props.scenario.steps.iter().enumerate().map(|(i, s)| {
+                            { for scenario.steps.iter().enumerate().map(|(i, s)| {
                                 let remove = { let dispatch = dispatch.clone(); Callback::from(move |_| { crate::perf::note_edit(); dispatch.emit(Action::RemoveStep(i)) }) };
                                 html!{ <li>
                                     <code>{format!("t={}s  {} {} {}", s.at, match s.op { StepOp::Add => t.s(K::StepAdd), StepOp::Remove => t.s(K::StepRemove) }, s.node, s.taint)}</code>
@@ -119,7 +172,6 @@ pub fn timeline(props: &TimelineProps) -> Html {
                             }) }
                         </ol>
                     }
-                    { for model.errors.iter().map(|e| html!{ <p class="error-text">{t.f(K::StepInvalid, &[e])}</p> }) }
                 </>
             }
         }
@@ -135,7 +187,12 @@ pub fn timeline(props: &TimelineProps) -> Html {
                 })
             };
             let default_grace = default_node_monitor_grace_period(a.semantics.version);
-            let chosen = model.failed_node.clone().unwrap_or_default();
+            // The node the worker failed (the first placed pod's when the preset names
+            // none), the preset's own until the worker has answered.
+            let chosen = match &*rendered {
+                Some(Ok(r)) if !r.0.is_empty() => r.0.clone(),
+                _ => f.node.clone(),
+            };
             html! {
                 <form class="grid-form" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
                     <label>{t.s(K::FieldNode)}
@@ -156,21 +213,17 @@ pub fn timeline(props: &TimelineProps) -> Html {
         }
     };
 
-    let narrative = model.grace.map(|g| {
-        t.f(
-            K::FailureNarrative,
-            &[
-                &g.to_string(),
-                &model
-                    .tainted_at
-                    .map(|x| t.f(K::AtSeconds, &[&x.to_string()]))
-                    .unwrap_or_else(|| t.s(K::NeverWord).to_string()),
-            ],
-        )
-    });
+    let body = match &*rendered {
+        None => html! { <p class="muted" role="status">{t.s(K::WiRunning)}</p> },
+        Some(Err(e)) => html! { <p class="bad-text">{e.clone()}</p> },
+        Some(Ok(r)) => Html::from_html_unchecked(AttrValue::from(format!(
+            "<div class=\"tl-out\">{}</div>",
+            r.1
+        ))),
+    };
 
     html! {
-        <section class="timeline-tab" aria-labelledby="timeline-heading">
+        <section class="timeline-tab" aria-labelledby="timeline-heading" aria-busy={if *pending { "true" } else { "false" }}>
             <h3 id="timeline-heading">{t.s(K::TimelineTitle)}</h3>
             <p class="muted">{t.s(K::TimelineIntro)}</p>
             <div class="segmented" role="radiogroup" aria-label={t.s(K::TimelineTitle)}>
@@ -178,18 +231,37 @@ pub fn timeline(props: &TimelineProps) -> Html {
                 <label><input type="radio" name="tl-mode" checked={failure.is_some()} onchange={{ let s = set_mode.clone(); Callback::from(move |_| s.emit(true)) }} />{t.s(K::ModeFailure)}</label>
             </div>
             {controls}
-            if let Some(n) = narrative { <p class="narrative">{n}</p> }
-            { for model.pods.iter().enumerate().map(|(i, l)| if l.node.is_some() {
-                pod_svg(t, &model, i, l)
-            } else {
-                html!{ <p class="muted">{t.f(K::PodNotPlaced, &[&l.label])}</p> }
-            }) }
-            if !model.events.is_empty() {
-                <details class="controller-events">
-                    <summary>{t.s(K::ControllerEvents)}</summary>
-                    <pre class="engine console">{ model.events.iter().map(|(at, m)| format!("{at:>6}s  Normal  TaintManagerEviction  {m}")).collect::<Vec<_>>().join("\n") }</pre>
-                </details>
-            }
+            {body}
         </section>
+    }
+}
+
+/// Separates the failed node's name from the HTML in the worker's answer.
+pub(super) const PART: char = '\u{1}';
+
+fn split(text: &str) -> Rendered {
+    let (failed, html) = text.split_once(PART).unwrap_or(("", text));
+    Rc::new((failed.to_string(), html.to_string()))
+}
+
+/// The timelines rendered on the page's own thread, when the worker cannot answer
+/// (builds that read texts only: the page built for tests), from the state's own texts
+/// as the worker reads them.
+fn local(state: &State, lang: Lang) -> Option<Rendered> {
+    #[cfg(feature = "reader")]
+    {
+        let json = crate::glue::worker::state_without_texts(state);
+        let out = crate::policy::PolicyWorker::default().timeline(
+            &json,
+            Some(state.nodes.to_string()),
+            Some(state.pods.to_string()),
+            lang,
+        );
+        Some(split(&out))
+    }
+    #[cfg(not(feature = "reader"))]
+    {
+        let _ = (state, lang);
+        None
     }
 }
