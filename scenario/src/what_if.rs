@@ -17,8 +17,8 @@
 //! owner. The Deployment's new pods are named `<replica set>-<5 characters>` after the
 //! ReplicaSet the paste shows (see [`Workload::replica_set`]), in this order: a pasted
 //! ReplicaSet of the Deployment (named `<deployment>-<h>` with the template label
-//! `pod-template-hash: h`; the one whose template is the Deployment's, else the one with
-//! the most replicas), else the first pod that names one: by its owner reference, by its
+//! `pod-template-hash: h`; the one keeping the most replicas, as templates are not
+//! compared), else the first pod that names one: by its owner reference, by its
 //! `pod-template-hash` label and the Deployment's template labels (a pod without an owner
 //! reference, which the ReplicaSet adopts), or, for a row of `kubectl get pods` or a
 //! `kubectl describe pod` (read without owners), by a name of the form
@@ -104,33 +104,12 @@ fn replica_set_of_pod_name(name: &str) -> Option<(&str, &str)> {
     (random && is_template_hash(hash) && !deployment.is_empty()).then_some((rs, deployment))
 }
 
-/// What a ReplicaSet's template is compared on with its Deployment's
-/// (pkg/controller/deployment/util/deployment_util.go `EqualIgnoreHash`, on the fields
-/// read here): the scheduling fields, the labels without `pod-template-hash`, the grace
-/// period and `emptyDir`.
-type TemplateKey = (SchedulingPod, BTreeMap<String, String>, Option<i64>, bool);
+/// A pasted ReplicaSet of a pasted Deployment: namespace, Deployment, name, replicas.
+type DeploymentReplicaSet = (String, String, String, i32);
 
-fn template_key(e: &PodEntry) -> TemplateKey {
-    let mut spec = scheduling_pod(e);
-    spec.pod.name.clear();
-    spec.pod.node_name.clear();
-    let lc = e.workload.as_ref().map(|w| &w.lifecycle);
-    let mut labels = lc.map(|l| l.labels.clone()).unwrap_or_default();
-    labels.remove(POD_TEMPLATE_HASH);
-    (
-        spec,
-        labels,
-        lc.and_then(|l| l.termination_grace_period_seconds),
-        lc.is_some_and(|l| l.empty_dir),
-    )
-}
-
-/// A pasted ReplicaSet of a pasted Deployment.
-struct DeploymentReplicaSet {
-    name: String,
-    replicas: i32,
-    same_template: bool,
-}
+/// Pasted workloads (or only Deployments), by (kind, namespace, name); the one map type
+/// of this module (each other one costs the npm what-if module bytes).
+type Workloads = BTreeMap<(ControllerKind, String, String), usize>;
 
 fn percent_or_int(v: &IntOrString) -> IntOrPercent {
     match v {
@@ -151,22 +130,27 @@ impl Scenario {
                 allocatable: n.allocatable.clone(),
             })
             .collect();
-        // Pasted Deployments, by (namespace, name): their template.
-        let deployments: BTreeMap<(String, String), TemplateKey> = self
-            .pods
-            .iter()
-            .filter(|e| e.kind == "Deployment" && e.rejection.is_none())
-            .filter_map(|e| {
-                let w = e.workload.as_ref()?;
-                Some(((namespace(&w.namespace), w.name.clone()), template_key(e)))
-            })
-            .collect();
-        // Their pasted ReplicaSets, and the first one their pods name.
-        let mut replica_sets: BTreeMap<(String, String), Vec<DeploymentReplicaSet>> =
-            BTreeMap::new();
-        let mut named_by_pods: BTreeMap<(String, String), String> = BTreeMap::new();
+        // Pasted Deployments: the index of their entry.
+        let mut deployments = Workloads::new();
+        for (i, e) in self.pods.iter().enumerate() {
+            if let Some(w) = &e.workload
+                && e.kind == "Deployment"
+                && e.rejection.is_none()
+            {
+                deployments.insert(
+                    (
+                        ControllerKind::Deployment,
+                        namespace(&w.namespace),
+                        w.name.clone(),
+                    ),
+                    i,
+                );
+            }
+        }
+        // Their pasted ReplicaSets.
+        let mut replica_sets: Vec<DeploymentReplicaSet> = Vec::new();
         // Pasted workloads, by (kind, namespace, name).
-        let mut workloads: BTreeMap<(ControllerKind, String, String), usize> = BTreeMap::new();
+        let mut workloads = Workloads::new();
         for e in &self.pods {
             let Some(kind) = ControllerKind::parse(&e.kind) else {
                 continue;
@@ -179,8 +163,11 @@ impl Scenario {
             if kind == ControllerKind::ReplicaSet
                 && e.rejection.is_none()
                 && let Some((dep, hash)) = w.name.rsplit_once('-')
-                && let key = (namespace(&w.namespace), dep.to_string())
-                && let Some(template) = deployments.get(&key)
+                && deployments.contains_key(&(
+                    ControllerKind::Deployment,
+                    namespace(&w.namespace),
+                    dep.to_string(),
+                ))
                 && (w
                     .lifecycle
                     .labels
@@ -192,14 +179,12 @@ impl Scenario {
                         .as_ref()
                         .is_some_and(|o| o.kind == "Deployment" && o.name == dep))
             {
-                replica_sets
-                    .entry(key)
-                    .or_default()
-                    .push(DeploymentReplicaSet {
-                        name: w.name.clone(),
-                        replicas: w.lifecycle.replicas.unwrap_or(1),
-                        same_template: template_key(e) == *template,
-                    });
+                replica_sets.push((
+                    namespace(&w.namespace),
+                    dep.to_string(),
+                    w.name.clone(),
+                    w.lifecycle.replicas.unwrap_or(1),
+                ));
                 continue;
             }
             if e.rejection.is_some() {
@@ -307,16 +292,12 @@ impl Scenario {
                 && o.kind == ControllerKind::ReplicaSet
                 && !workloads.contains_key(&(o.kind, ns.clone(), o.name.clone()))
                 && let Some((dep, _)) = o.name.rsplit_once('-')
-                && workloads.contains_key(&(
-                    ControllerKind::Deployment,
-                    ns.clone(),
-                    dep.to_string(),
-                ))
+                && let Some(&i) =
+                    workloads.get(&(ControllerKind::Deployment, ns.clone(), dep.to_string()))
+                && let Some(d) = out.cluster.workloads.get_mut(i)
             {
                 of_deployment = true;
-                named_by_pods
-                    .entry((ns.clone(), dep.to_string()))
-                    .or_insert_with(|| o.name.clone());
+                d.replica_set.get_or_insert_with(|| o.name.clone());
             }
             if let Some(o) = &owner
                 && !of_deployment
@@ -378,18 +359,18 @@ impl Scenario {
             if w.kind != ControllerKind::Deployment {
                 continue;
             }
-            let key = (w.namespace.clone(), w.name.clone());
-            // pkg/controller/deployment/util/deployment_util.go `FindNewReplicaSet`: the
-            // ReplicaSet whose template is the Deployment's (the first pasted here, as
-            // creation times are not read); else the one keeping the most replicas.
-            let pasted = replica_sets.get(&key).and_then(|list| {
-                list.iter()
-                    .find(|r| r.same_template)
-                    .or_else(|| list.iter().rev().max_by_key(|r| r.replicas))
-            });
-            w.replica_set = pasted
-                .map(|r| r.name.clone())
-                .or_else(|| named_by_pods.get(&key).cloned());
+            // The current ReplicaSet is the one keeping the most replicas (the first
+            // pasted of equals): a finished rollout scales the others to 0. Upstream finds
+            // it by comparing templates (pkg/controller/deployment/util/deployment_util.go
+            // `FindNewReplicaSet`), which is not done here. Else the first its pods name.
+            if let Some((_, _, name, _)) = replica_sets
+                .iter()
+                .rev()
+                .filter(|(ns, dep, _, _)| *ns == w.namespace && *dep == w.name)
+                .max_by_key(|r| r.3)
+            {
+                w.replica_set = Some(name.clone());
+            }
         }
         for (pdb, source) in &self.disruption_budgets {
             let Some(selector) = &pdb.selector else {
@@ -423,18 +404,22 @@ impl Scenario {
         &self,
         e: &PodEntry,
         ns: &str,
-        deployments: &BTreeMap<(String, String), TemplateKey>,
+        deployments: &Workloads,
     ) -> Option<(String, String)> {
         let w = e.workload.as_ref()?;
         if let Some(hash) = w.lifecycle.labels.get(POD_TEMPLATE_HASH) {
-            let dep = deployments.iter().find(|((dns, _), (_, labels, _, _))| {
+            let dep = deployments.iter().find(|((_, dns, _), i)| {
+                let labels = self
+                    .pods
+                    .get(**i)
+                    .and_then(|d| d.workload.as_ref())
+                    .map(|d| &d.lifecycle.labels);
                 dns == ns
-                    && !labels.is_empty()
-                    && labels
-                        .iter()
-                        .all(|(k, v)| w.lifecycle.labels.get(k) == Some(v))
+                    && labels.is_some_and(|l| {
+                        !l.is_empty() && l.iter().all(|(k, v)| w.lifecycle.labels.get(k) == Some(v))
+                    })
             });
-            if let Some(((_, dep), _)) = dep {
+            if let Some(((_, _, dep), _)) = dep {
                 return Some((
                     format!("{dep}-{hash}"),
                     format!(
@@ -449,7 +434,11 @@ impl Scenario {
             _ => return None,
         };
         if let Some((rs, dep)) = replica_set_of_pod_name(&e.pod.name)
-            && deployments.contains_key(&(ns.to_string(), dep.to_string()))
+            && deployments.contains_key(&(
+                ControllerKind::Deployment,
+                ns.to_string(),
+                dep.to_string(),
+            ))
         {
             return Some((
                 rs.to_string(),

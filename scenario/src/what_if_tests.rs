@@ -411,12 +411,12 @@ spec:
 }
 
 #[test]
-fn replacements_take_the_pasted_replica_set_whose_template_is_the_deployments() {
+fn replacements_take_the_pasted_replica_set_that_keeps_the_replicas() {
     // The pods are still the old ReplicaSet's (web-5d8f7); of the two pasted ReplicaSets,
-    // the one with the Deployment's template is current, even with fewer replicas.
+    // the one a finished rollout left with the replicas is current.
     let text = format!(
         "{CLUSTER}{}{}",
-        replica_set_doc("f9c6d8b47", 5, "250m"),
+        replica_set_doc("f9c6d8b47", 0, "250m"),
         replica_set_doc("7d9f8c6b5", 2, "500m")
     );
     let c = scenario(&text).what_if_cluster();
@@ -424,13 +424,27 @@ fn replacements_take_the_pasted_replica_set_whose_template_is_the_deployments() 
     assert_eq!(c.cluster.workloads.len(), 1, "{:?}", c.cluster.workloads);
     assert!(c.notes.is_empty(), "{:?}", c.notes);
     replacements_are_named_after(&text, "web-7d9f8c6b5");
-    // None with the Deployment's template: the one keeping the most replicas.
+    // Equal replicas: the first pasted.
     let text = format!(
         "{CLUSTER}{}{}",
-        replica_set_doc("f9c6d8b47", 0, "250m"),
-        replica_set_doc("7d9f8c6b5", 2, "750m")
+        replica_set_doc("f9c6d8b47", 2, "250m"),
+        replica_set_doc("7d9f8c6b5", 2, "500m")
     );
-    replacements_are_named_after(&text, "web-7d9f8c6b5");
+    replacements_are_named_after(&text, "web-f9c6d8b47");
+    // Without the hash label (or an owner reference) a ReplicaSet is its own workload.
+    let text = format!(
+        "{CLUSTER}{}",
+        replica_set_doc("7d9f8c6b5", 2, "500m").replace(
+            "metadata: {labels: {app: web, pod-template-hash: 7d9f8c6b5}}",
+            "metadata: {labels: {app: web}}"
+        )
+    );
+    let c = scenario(&text).what_if_cluster();
+    assert_eq!(c.cluster.workloads.len(), 2, "{:?}", c.cluster.workloads);
+    assert_eq!(
+        c.cluster.workloads[0].replica_set.as_deref(),
+        Some("web-5d8f7")
+    );
 }
 
 /// Two nodes and the Deployment `web` of [`CLUSTER`], then `pods` as pasted.

@@ -75,6 +75,10 @@ test("whatIf: a NoExecute taint evicts, the Deployment's replacement lands on th
   const replacement = t.pods.findIndex((p) => p.replaces !== null);
   assert.ok(replacement >= 0);
   assert.equal(podName(r, t.pods[replacement].replaces), "web-7d4b9-x1");
+  // Named after the pasted pod's ReplicaSet, by that ReplicaSet.
+  assert.match(podName(r, replacement), /^web-7d4b9-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+  const created = t.events.find((e) => e.reason === "SuccessfulCreate");
+  assert.deepEqual([created.object.kind, created.object.name], ["ReplicaSet", "web-7d4b9"]);
   const scheduled = t.events.find((e) => e.reason === "Scheduled" && e.object.name === podName(r, replacement));
   assert.match(scheduled.message, /to n2$/);
   const running = t.spans.find((s) => s.pod === replacement && s.state === "running");
