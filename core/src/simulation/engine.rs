@@ -8,6 +8,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::cmp::Reverse;
+use core::hash::{Hash, Hasher};
 
 use super::actions::ActionKind;
 use super::cluster::{ClusterNode, ClusterPod, ControllerKind, Owner, Workload};
@@ -20,7 +21,9 @@ use super::timeline::{
 };
 use super::{DEFAULT_TERMINATION_GRACE_PERIOD, InputError, WhatIf};
 use crate::eviction::{EventKind, EvictionSimulator, PodKey, SimEvent, TimedEvent};
-use crate::model::{ConditionStatus, Node, NodeCondition, SchedulingPod, Taint, TaintEffect};
+use crate::model::{
+    ConditionStatus, Node, NodeCondition, Pod, SchedulingPod, Taint, TaintEffect, Toleration,
+};
 use crate::node_lifecycle::{
     self, ZoneState, apply_default_toleration_seconds, compute_zone_state,
     no_schedule_tainting_pass, zone_tainting_rate,
@@ -110,8 +113,14 @@ pub(super) enum Phase {
 
 /// A pod object. A starting pod borrows its spec and labels from the input cluster
 /// (copied only if the simulation changes them); a pod created during the run owns them.
+/// Admission's tolerations of a borrowed spec are kept beside it ([`World::admitted`]),
+/// shared by every pod whose tolerations admission changed alike, so the spec is not
+/// copied for them: read a pod's tolerations with [`World::tolerations`].
 pub(super) struct PodSlot<'a> {
     pub pod: Cow<'a, SchedulingPod>,
+    /// Index into [`World::admitted`] when admission changed the borrowed spec's
+    /// tolerations (an owned spec carries its admitted tolerations itself).
+    pub admitted: Option<usize>,
     pub labels: Cow<'a, BTreeMap<String, String>>,
     pub owner: Option<Owner>,
     pub workload: Option<usize>,
@@ -205,6 +214,11 @@ fn same_resources(a: &SchedulingPod, b: &SchedulingPod) -> bool {
 
 pub(super) struct World<'a> {
     pub input: &'a WhatIf,
+    /// Toleration lists admission gave borrowed specs, each with the starting list and
+    /// whether the pod is a DaemonSet's (the two inputs of admission), found by their
+    /// hash.
+    pub admitted: Vec<(bool, &'a [Toleration], Vec<Toleration>)>,
+    admitted_by_hash: BTreeMap<u64, Vec<usize>>,
     /// The first action that named a node which did not exist at its second; the run
     /// stops there and reports it (kubectl answers such a command with NotFound and
     /// changes nothing, so no timeline after it would be the one the user asked for).
@@ -317,6 +331,8 @@ impl<'a> World<'a> {
         popts.dynamic_resource_allocation = input.options.dynamic_resource_allocation;
         let mut w = World {
             input,
+            admitted: Vec::new(),
+            admitted_by_hash: BTreeMap::new(),
             action_error: None,
             sem,
             popts,
@@ -875,22 +891,20 @@ impl<'a> World<'a> {
         };
         // Every daemon pod carries the DaemonSet tolerations (the controller adds them
         // to every pod it creates; adding them again changes nothing).
-        if owner
+        let daemon = owner
             .as_ref()
-            .is_some_and(|o| o.kind == ControllerKind::DaemonSet)
-        {
-            crate::daemonset::add_or_update_daemon_pod_tolerations(
-                &mut pod.to_mut().pod.tolerations,
-                false,
-            );
-        }
-        if let Some(d) = self.input.options.default_toleration_seconds {
-            let tolerations = apply_default_toleration_seconds(&pod.pod.tolerations, d);
-            // A pod that already carries them (read back from the API) stays shared.
-            if tolerations != pod.pod.tolerations {
-                pod.to_mut().pod.tolerations = tolerations;
+            .is_some_and(|o| o.kind == ControllerKind::DaemonSet);
+        let admitted = match &mut pod {
+            Cow::Owned(sp) => {
+                let tolerations = &mut sp.pod.tolerations;
+                *tolerations = self.admit_tolerations(daemon, tolerations);
+                None
             }
-        }
+            Cow::Borrowed(sp) => {
+                let sp: &'a SchedulingPod = sp;
+                self.admitted_index(daemon, &sp.pod.tolerations)
+            }
+        };
         let workload = owner
             .as_ref()
             .and_then(|o| self.workload_of(&pod.pod.namespace, o));
@@ -918,6 +932,7 @@ impl<'a> World<'a> {
         // `nodeName` skips the scheduler).
         self.pods.push(PodSlot {
             pod,
+            admitted,
             labels,
             owner,
             workload,
@@ -949,6 +964,68 @@ impl<'a> World<'a> {
             ws.departed.retain(|&d| d != r);
         }
         id
+    }
+
+    /// Admission's tolerations (DaemonSet tolerations for a daemon pod, then
+    /// DefaultTolerationSeconds when on) for a pod whose spec carries `tolerations`.
+    fn admit_tolerations(&self, daemon: bool, tolerations: &[Toleration]) -> Vec<Toleration> {
+        let mut out = tolerations.to_vec();
+        if daemon {
+            crate::daemonset::add_or_update_daemon_pod_tolerations(&mut out, false);
+        }
+        if let Some(d) = self.input.options.default_toleration_seconds {
+            out = apply_default_toleration_seconds(&out, d);
+        }
+        out
+    }
+
+    /// The shared admitted list for a borrowed spec's `tolerations`: `None` when
+    /// admission leaves them as they are (a pod read back from the API already carries
+    /// them), else its index in [`World::admitted`], made on first use.
+    fn admitted_index(&mut self, daemon: bool, tolerations: &'a [Toleration]) -> Option<usize> {
+        let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+        daemon.hash(&mut h);
+        tolerations.hash(&mut h);
+        let hash = h.finish();
+        if let Some(ids) = self.admitted_by_hash.get(&hash) {
+            for &i in ids {
+                if let Some((d, t, _)) = self.admitted.get(i)
+                    && *d == daemon
+                    && *t == tolerations
+                {
+                    return Some(i);
+                }
+            }
+        }
+        let out = self.admit_tolerations(daemon, tolerations);
+        if out.as_slice() == tolerations {
+            return None;
+        }
+        let i = self.admitted.len();
+        self.admitted.push((daemon, tolerations, out));
+        self.admitted_by_hash.entry(hash).or_default().push(i);
+        Some(i)
+    }
+
+    /// A pod's tolerations as admitted.
+    pub fn tolerations<'s>(&'s self, p: &'s PodSlot<'a>) -> &'s [Toleration] {
+        match p.admitted.and_then(|i| self.admitted.get(i)) {
+            Some((_, _, t)) => t,
+            None => &p.pod.pod.tolerations,
+        }
+    }
+
+    /// The pod's spec as admitted, for the callers that need the whole of it: borrowed
+    /// unless admission changed its tolerations.
+    pub fn admitted_spec(&self, p: &PodSlot<'a>) -> Cow<'a, SchedulingPod> {
+        match p.admitted.and_then(|i| self.admitted.get(i)) {
+            Some((_, _, t)) => {
+                let mut s = p.pod.as_ref().clone();
+                s.pod.tolerations.clone_from(t);
+                Cow::Owned(s)
+            }
+            None => p.pod.clone(),
+        }
     }
 
     /// Records that a workload's pod left, for the link to its replacement.
@@ -1003,12 +1080,27 @@ impl<'a> World<'a> {
             return;
         };
         if p.pod.pod.node_name != name {
-            p.pod.to_mut().pod.node_name = String::from(name);
+            // The spec is copied: admission's tolerations go into the copy.
+            let admitted = p.admitted.take().and_then(|i| self.admitted.get(i));
+            let spec = p.pod.to_mut();
+            spec.pod.node_name = String::from(name);
+            if let Some((_, _, t)) = admitted {
+                spec.pod.tolerations.clone_from(t);
+            }
         }
         p.phase = Phase::Running;
         p.node = Some(slot);
         p.nominated = None;
-        let pod_for_evictor = p.pod.pod.clone();
+        let Some(p) = self.pods.get(id) else {
+            return;
+        };
+        let pod_for_evictor = Pod {
+            namespace: p.pod.pod.namespace.clone(),
+            name: p.pod.pod.name.clone(),
+            node_name: p.pod.pod.node_name.clone(),
+            tolerations: self.tolerations(p).to_vec(),
+            preemption_policy: p.pod.pod.preemption_policy.clone(),
+        };
         self.copy_dirty.insert(slot);
         let summary = self.resource_summary(id);
         if let Some(n) = self.nodes.get_mut(slot) {
@@ -1615,4 +1707,19 @@ fn min_priority(remaining: &[usize], pods: &[PodSlot<'_>]) -> Option<i32> {
 fn is_lifecycle_no_execute(t: &Taint) -> bool {
     t.effect == TaintEffect::NoExecute
         && (t.key == crate::model::keys::UNREACHABLE || t.key == crate::model::keys::NOT_READY)
+}
+
+/// FNV-1a as a [`Hasher`], for the admitted toleration lists' index.
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
 }

@@ -161,7 +161,7 @@ impl World<'_> {
         let Some(p) = self.pods.get(pod) else {
             return Err(alloc::boxed::Box::new(PodOutcome::Gated));
         };
-        let spod = p.pod.clone();
+        let spod = self.admitted_spec(p);
         let class = p.class;
         let prep = PreparedPod::new(&spod, popts);
         let fast = !self.naive
