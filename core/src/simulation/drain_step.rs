@@ -186,11 +186,7 @@ impl World<'_> {
     /// Brings the status of the budgets that select `pod` up to date (the others play
     /// no part in its eviction).
     fn sync_budgets(&mut self, pod: usize) {
-        let mine: Vec<usize> = self
-            .pods
-            .get(pod)
-            .map(|p| p.budgets.clone())
-            .unwrap_or_default();
+        let mine = self.budgets_of(pod);
         if mine.is_empty() {
             return;
         }
@@ -247,7 +243,10 @@ impl World<'_> {
             return;
         };
         let ns = &p.pod.pod.namespace;
-        let mut hits: Vec<usize> = Vec::new();
+        // The candidates go through a scratch list kept between pods, and the budgets
+        // that select the pod are appended to one list shared by every pod.
+        let mut hits = core::mem::take(&mut self.budget_scratch);
+        hits.clear();
         if let Some(in_ns) = by_label.get(ns.as_str()) {
             for (k, v) in p.labels.iter() {
                 if let Some(c) = in_ns.get(k.as_str()).and_then(|m| m.get(v.as_str())) {
@@ -258,8 +257,8 @@ impl World<'_> {
         hits.extend(general.iter().copied());
         hits.sort_unstable();
         hits.dedup();
-        let mut picked = Vec::new();
-        for i in hits {
+        let start = self.budget_lists.len();
+        for &i in &hits {
             let selected = self.budgets.get(i).is_some_and(|b| b.namespace == *ns)
                 && selectors
                     .get(i)
@@ -267,12 +266,23 @@ impl World<'_> {
                     .is_some_and(|s| s.matches(&p.labels));
             if selected && let Some(v) = self.budget_pods.get_mut(i) {
                 v.push(id);
-                picked.push(i);
+                self.budget_lists.push(i);
             }
         }
+        self.budget_scratch = hits;
+        let end = self.budget_lists.len();
         if let Some(p) = self.pods.get_mut(id) {
-            p.budgets = picked;
+            p.budgets = (start, end);
         }
+    }
+
+    /// The budgets that select the pod, in budget order.
+    pub(super) fn budgets_of(&self, id: usize) -> Vec<usize> {
+        self.pods
+            .get(id)
+            .and_then(|p| self.budget_lists.get(p.budgets.0..p.budgets.1))
+            .map(<[usize]>::to_vec)
+            .unwrap_or_default()
     }
 
     pub(super) fn start_drain(&mut self, slot: usize, options: DrainOptions) {
@@ -431,11 +441,7 @@ impl DrainWorld for World<'_> {
         let version = self.sem.version;
         // Only the budgets that select the pod can match it: the Eviction API's check
         // runs on those (in their order), which answers as it would on all of them.
-        let mine = self
-            .pods
-            .get(id)
-            .map(|p| p.budgets.clone())
-            .unwrap_or_default();
+        let mine = self.budgets_of(id);
         let mut selecting: Vec<PodDisruptionBudget> = mine
             .iter()
             .filter_map(|&i| {

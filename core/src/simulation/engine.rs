@@ -48,35 +48,94 @@ const REGION_LABELS: [&str; 2] = [
 /// Nodes with this label are left out of zone disruption counting.
 const EXCLUDE_DISRUPTION_LABEL: &str = "node.kubernetes.io/exclude-disruption";
 
-/// Ids by namespace and name, looked up without building an owned key.
+/// Ids by namespace and name, found by the key's hash (FNV-1a): a lookup compares
+/// strings only for the keys with that hash, and a key borrowed from the input cluster
+/// is not copied.
 #[derive(Default)]
-pub(super) struct ByName(BTreeMap<String, BTreeMap<String, usize>>);
+pub(super) struct ByName<'a>(BTreeMap<u64, Named<'a>>);
 
-impl ByName {
+type NameKey<'a> = (Cow<'a, str>, Cow<'a, str>, usize);
+
+/// The keys with one hash: almost always one.
+enum Named<'a> {
+    One(NameKey<'a>),
+    Many(Vec<NameKey<'a>>),
+}
+
+fn name_hash(namespace: &str, name: &str) -> u64 {
+    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    h.write(namespace.as_bytes());
+    // 0xff never occurs in UTF-8, so namespace and name cannot run into each other.
+    h.write(&[0xff]);
+    h.write(name.as_bytes());
+    h.finish()
+}
+
+impl<'a> ByName<'a> {
     pub fn get(&self, namespace: &str, name: &str) -> Option<usize> {
-        self.0.get(namespace)?.get(name).copied()
+        let is = |k: &NameKey<'_>| k.0 == namespace && k.1 == name;
+        match self.0.get(&name_hash(namespace, name))? {
+            Named::One(k) => is(k).then_some(k.2),
+            Named::Many(v) => v.iter().find(|k| is(k)).map(|k| k.2),
+        }
     }
 
     pub fn contains(&self, namespace: &str, name: &str) -> bool {
         self.get(namespace, name).is_some()
     }
 
+    /// Maps the key to `id` (a copy of the key is kept).
     pub fn insert(&mut self, namespace: &str, name: &str, id: usize) {
-        match self.0.get_mut(namespace) {
-            Some(m) => {
-                m.insert(String::from(name), id);
+        self.insert_cow(
+            Cow::Owned(String::from(namespace)),
+            Cow::Owned(String::from(name)),
+            id,
+        );
+    }
+
+    /// Maps the key to `id`, keeping a borrowed key borrowed.
+    pub fn insert_cow(&mut self, namespace: Cow<'a, str>, name: Cow<'a, str>, id: usize) {
+        let hash = name_hash(&namespace, &name);
+        let key = (namespace, name, id);
+        match self.0.entry(hash) {
+            alloc::collections::btree_map::Entry::Vacant(e) => {
+                e.insert(Named::One(key));
             }
-            None => {
-                let mut m = BTreeMap::new();
-                m.insert(String::from(name), id);
-                self.0.insert(String::from(namespace), m);
+            alloc::collections::btree_map::Entry::Occupied(mut e) => {
+                let named = e.get_mut();
+                let same = |k: &NameKey<'_>| k.0 == key.0 && k.1 == key.1;
+                match named {
+                    Named::One(k) if same(k) => *k = key,
+                    Named::One(_) => {
+                        if let Named::One(k) = core::mem::replace(named, Named::Many(Vec::new()))
+                            && let Named::Many(v) = named
+                        {
+                            v.push(k);
+                            v.push(key);
+                        }
+                    }
+                    Named::Many(v) => match v.iter_mut().find(|k| same(k)) {
+                        Some(k) => *k = key,
+                        None => v.push(key),
+                    },
+                }
             }
         }
     }
 
     pub fn remove(&mut self, namespace: &str, name: &str) {
-        if let Some(m) = self.0.get_mut(namespace) {
-            m.remove(name);
+        let hash = name_hash(namespace, name);
+        let is = |k: &NameKey<'_>| k.0 == namespace && k.1 == name;
+        let empty = match self.0.get_mut(&hash) {
+            None => return,
+            Some(Named::One(k)) => is(k),
+            Some(Named::Many(v)) => {
+                v.retain(|k| !is(k));
+                v.is_empty()
+            }
+        };
+        if empty {
+            self.0.remove(&hash);
         }
     }
 }
@@ -122,7 +181,7 @@ pub(super) struct PodSlot<'a> {
     /// tolerations (an owned spec carries its admitted tolerations itself).
     pub admitted: Option<usize>,
     pub labels: Cow<'a, BTreeMap<String, String>>,
-    pub owner: Option<Owner>,
+    pub owner: Option<Cow<'a, Owner>>,
     pub workload: Option<usize>,
     pub ordinal: Option<u32>,
     pub grace: i64,
@@ -138,8 +197,8 @@ pub(super) struct PodSlot<'a> {
     pub nominated: Option<usize>,
     /// When set, the pod is gone at this second unless its node stops reporting.
     pub gone_at: Option<i64>,
-    /// The PodDisruptionBudgets that select it.
-    pub budgets: Vec<usize>,
+    /// The PodDisruptionBudgets that select it: a range of [`World::budget_lists`].
+    pub budgets: (usize, usize),
     pub created: i64,
 }
 
@@ -231,10 +290,10 @@ pub(super) struct World<'a> {
     /// Existing nodes in order (scheduler's node list).
     pub live: Vec<usize>,
     pub pods: Vec<PodSlot<'a>>,
-    pub pod_by_key: ByName,
+    pub pod_by_key: ByName<'a>,
     pub workloads: Vec<WorkloadSlot>,
     /// Workloads by (kind, namespace, name).
-    pub workload_index: BTreeMap<ControllerKind, ByName>,
+    pub workload_index: BTreeMap<ControllerKind, ByName<'static>>,
     pub zones: Vec<ZoneSlot>,
     pub zone_by_key: BTreeMap<String, usize>,
     heap: BinaryHeap<Reverse<(i64, u64, Work)>>,
@@ -251,6 +310,10 @@ pub(super) struct World<'a> {
     pub budgets: Vec<crate::disruption::PodDisruptionBudget>,
     /// Per budget, the pods it selects (labels do not change).
     pub budget_pods: Vec<Vec<usize>>,
+    /// The budgets that select each pod, one pod after the other ([`PodSlot::budgets`]).
+    pub budget_lists: Vec<usize>,
+    /// Scratch list of [`World::index_budgets`].
+    pub budget_scratch: Vec<usize>,
     /// Budgets by one `matchLabels` pair, budgets without one, converted selectors.
     #[allow(clippy::type_complexity)]
     pub budget_index: Option<(
@@ -361,6 +424,8 @@ impl<'a> World<'a> {
             drains: Vec::new(),
             budgets: super::drain_step::budgets(&input.cluster),
             budget_pods: alloc::vec![Vec::new(); input.cluster.disruption_budgets.len()],
+            budget_lists: Vec::new(),
+            budget_scratch: Vec::new(),
             budget_index: None,
             spec_gen: 0,
             spec_log: Vec::new(),
@@ -875,7 +940,7 @@ impl<'a> World<'a> {
             Cow::Borrowed(c) => (
                 Cow::Borrowed(&c.pod),
                 Cow::Borrowed(&c.labels),
-                c.owner.clone(),
+                c.owner.as_ref().map(Cow::Borrowed),
                 c.termination_grace_period_seconds,
                 c.empty_dir,
                 c.mirror,
@@ -883,7 +948,7 @@ impl<'a> World<'a> {
             Cow::Owned(c) => (
                 Cow::Owned(c.pod),
                 Cow::Owned(c.labels),
-                c.owner,
+                c.owner.map(Cow::Owned),
                 c.termination_grace_period_seconds,
                 c.empty_dir,
                 c.mirror,
@@ -907,7 +972,7 @@ impl<'a> World<'a> {
         };
         let workload = owner
             .as_ref()
-            .and_then(|o| self.workload_of(&pod.pod.namespace, o));
+            .and_then(|o| self.workload_of(&pod.pod.namespace, &**o));
         let ordinal = match (workload, &owner) {
             (Some(_), Some(o)) if o.kind == ControllerKind::StatefulSet => pod
                 .pod
@@ -921,13 +986,22 @@ impl<'a> World<'a> {
         self.out.pods.push(PodRecord {
             namespace: pod.pod.namespace.clone(),
             name: pod.pod.name.clone(),
-            owner: owner.clone(),
+            owner: owner.as_deref().cloned(),
             created: self.now,
             gone: None,
             replaces,
         });
-        self.pod_by_key
-            .insert(&pod.pod.namespace, &pod.pod.name, id);
+        match &pod {
+            Cow::Borrowed(sp) => {
+                let sp: &'a SchedulingPod = sp;
+                self.pod_by_key.insert_cow(
+                    Cow::Borrowed(sp.pod.namespace.as_str()),
+                    Cow::Borrowed(sp.pod.name.as_str()),
+                    id,
+                );
+            }
+            Cow::Owned(sp) => self.pod_by_key.insert(&sp.pod.namespace, &sp.pod.name, id),
+        }
         // The pod keeps its requested node until it is bound (a pod created with
         // `nodeName` skips the scheduler).
         self.pods.push(PodSlot {
@@ -947,7 +1021,7 @@ impl<'a> World<'a> {
             last_message: None,
             nominated: None,
             gone_at: None,
-            budgets: Vec::new(),
+            budgets: (0, 0),
             created: self.now,
         });
         self.open_span(id, None, PodState::Pending);
