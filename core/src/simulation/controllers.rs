@@ -219,8 +219,15 @@ impl World<'_> {
                 })
                 .collect();
             for ds in daemon_sets {
+                // What the template asks of a node, worked out once for all the nodes.
+                let Some(template) = self.workloads.get(ds).map(|s| &s.spec.template) else {
+                    continue;
+                };
+                let affinity = RequiredNodeAffinity::of(&template.spec.placement);
+                let mut tolerations = template.spec.pod.tolerations.clone();
+                add_or_update_daemon_pod_tolerations(&mut tolerations, template.host_network);
                 for &n in &nodes {
-                    self.sync_daemon_node(ds, n);
+                    self.sync_daemon_node(ds, n, &affinity, &tolerations);
                 }
             }
         }
@@ -551,49 +558,49 @@ impl World<'_> {
         }
     }
 
-    /// `podsShouldBeOnNode` for one DaemonSet and one node.
-    fn sync_daemon_node(&mut self, ds: usize, n: usize) {
+    /// `podsShouldBeOnNode` for one DaemonSet and one node; `affinity` and `tolerations`
+    /// are the template's required node affinity and its tolerations with the DaemonSet
+    /// tolerations added.
+    fn sync_daemon_node(
+        &mut self,
+        ds: usize,
+        n: usize,
+        affinity: &RequiredNodeAffinity,
+        tolerations: &[crate::model::Toleration],
+    ) {
         let Some(node) = self.nodes.get(n) else {
             return;
         };
         let Some(slot) = self.workloads.get(ds) else {
             return;
         };
-        let template = &slot.spec.template;
-        let mine: Vec<usize> = slot
-            .by_node
-            .get(&n)
-            .map(|v| {
-                v.iter()
-                    .copied()
-                    .filter(|&p| self.pods.get(p).is_some_and(|pp| pp.exists()))
-                    .collect()
-            })
-            .unwrap_or_default();
-        let on_node: Vec<usize> = mine
-            .iter()
-            .copied()
-            .filter(|&p| self.pods.get(p).is_some_and(|pp| pp.node == Some(n)))
-            .collect();
-        let pending_for_node = mine.len() > on_node.len();
+        // Its pod objects for the node (terminating ones count), and those bound there.
+        let ids = slot.by_node.get(&n).map_or(&[][..], Vec::as_slice);
+        let on = |p: usize, bound: bool| {
+            self.pods
+                .get(p)
+                .is_some_and(|pp| pp.exists() && (!bound || pp.node == Some(n)))
+        };
+        let mine = ids.iter().filter(|&&p| on(p, false)).count();
+        let on_node = ids.iter().filter(|&&p| on(p, true)).count();
+        let pending_for_node = mine > on_node;
         let (should_run, should_continue) = if !node.exists {
             (false, true)
-        } else if !RequiredNodeAffinity::of(&template.spec.placement).matches_node(&node.spec) {
+        } else if !affinity.matches_node(&node.spec) {
             (false, false)
         } else {
-            let mut tolerations = template.spec.pod.tolerations.clone();
-            add_or_update_daemon_pod_tolerations(&mut tolerations, template.host_network);
             let check = daemon_taint_check(
                 &node.spec.taints,
-                &tolerations,
+                tolerations,
                 self.sem.comparison_operators_enabled(),
             );
             (check.should_run, check.should_continue_running)
         };
-        if should_run && on_node.is_empty() && !pending_for_node {
+        if should_run && on_node == 0 && !pending_for_node {
             let replaces = self.replaced_pod(ds, None);
             self.create_pod(ds, None, Some(n), replaces);
         } else if !should_continue {
+            let on_node: Vec<usize> = ids.iter().copied().filter(|&p| on(p, true)).collect();
             for p in on_node {
                 if self.pods.get(p).is_some_and(|pp| pp.is_active()) {
                     self.delete_by_controller(ds, p);
