@@ -197,6 +197,9 @@ pub(super) struct PodSlot<'a> {
     pub nominated: Option<usize>,
     /// When set, the pod is gone at this second unless its node stops reporting.
     pub gone_at: Option<i64>,
+    /// The taint-eviction controller has been told about the pod (see
+    /// [`World::watched`]).
+    pub fed: bool,
     /// The PodDisruptionBudgets that select it: a range of [`World::budget_lists`].
     pub budgets: (usize, usize),
     pub created: i64,
@@ -230,6 +233,9 @@ pub(super) struct NodeSlot {
     /// Bumped on every readiness change, to drop stale node-lifecycle work.
     pub generation: u64,
     pub queued_for_no_execute: bool,
+    /// The node has had a `NoExecute` taint: the taint-eviction controller is told
+    /// about the pods bound here (see [`World::watched`]).
+    pub watched: bool,
 }
 
 pub(super) struct ZoneSlot {
@@ -300,6 +306,18 @@ pub(super) struct World<'a> {
     seq: u64,
     pub evictor: EvictionSimulator,
     evictor_events_seen: usize,
+    /// The taint-eviction controller is told about a pod only once its node has had a
+    /// `NoExecute` taint (the node's pods are then passed to it in binding order, just
+    /// before the taint): on a node without one, creating and deleting a pod does
+    /// nothing there. It gives the same decisions as telling it about every pod as long
+    /// as no pod key and no node name is used twice (the controller numbers pods by
+    /// their first appearance and walks a node's pods in that order); [`run`] runs
+    /// again with every pod passed on when one is ([`World::reused`]).
+    pub watched: bool,
+    /// Keys of pods that are gone, while [`World::watched`] is on.
+    gone_keys: ByName<'a>,
+    /// A pod key or node name came back while [`World::watched`] was on.
+    pub reused: bool,
     pub out: Timeline,
     pub queue: SchedulerQueue,
     pub classes: Vec<ClassCache>,
@@ -370,9 +388,31 @@ fn zone_key(node: &Node) -> String {
 }
 
 pub(super) fn run(input: &WhatIf, naive: bool) -> Result<Timeline, InputError> {
-    let mut w = World::new(input)?;
+    // A StatefulSet reuses its pods' names: no use trying the watched-nodes-only run.
+    let stateful = input
+        .cluster
+        .workloads
+        .iter()
+        .any(|w| w.kind == ControllerKind::StatefulSet)
+        || input.actions.iter().any(|a| {
+            matches!(&a.kind, ActionKind::CreateWorkload { workload }
+                if workload.kind == ControllerKind::StatefulSet)
+        });
+    run_with(input, naive, !stateful)
+}
+
+/// [`run`], telling the taint-eviction controller only about the pods of nodes that had
+/// a `NoExecute` taint when `watched` (see [`World::watched`]), about every pod if not.
+pub(super) fn run_with(input: &WhatIf, naive: bool, watched: bool) -> Result<Timeline, InputError> {
+    let mut w = World::new(input, watched)?;
     w.naive = naive;
     w.main_loop();
+    if w.reused {
+        drop(w);
+        w = World::new(input, false)?;
+        w.naive = naive;
+        w.main_loop();
+    }
     if let Some(e) = w.action_error.take() {
         return Err(e);
     }
@@ -380,7 +420,7 @@ pub(super) fn run(input: &WhatIf, naive: bool) -> Result<Timeline, InputError> {
 }
 
 impl<'a> World<'a> {
-    fn new(input: &'a WhatIf) -> Result<Self, InputError> {
+    fn new(input: &'a WhatIf, watched: bool) -> Result<Self, InputError> {
         if input.until < 0 {
             return Err(err("until".into(), "must be 0 or later"));
         }
@@ -413,6 +453,9 @@ impl<'a> World<'a> {
             seq: 0,
             evictor: EvictionSimulator::new(sem),
             evictor_events_seen: 0,
+            watched: false,
+            gone_keys: ByName::default(),
+            reused: false,
             out: Timeline {
                 until: input.until,
                 ..Timeline::default()
@@ -438,6 +481,7 @@ impl<'a> World<'a> {
             all_zones_fully_disrupted: false,
             finder: None,
         };
+        w.watched = watched;
         w.nodes.reserve(input.cluster.nodes.len());
         w.pods.reserve(input.cluster.pods.len());
         w.out.pods.reserve(input.cluster.pods.len());
@@ -590,11 +634,13 @@ impl<'a> World<'a> {
             state,
             generation: 0,
             queued_for_no_execute: false,
+            watched: false,
         });
         self.node_by_name.insert(n.node.name.clone(), slot);
         self.out.nodes.push(n.node.name.clone());
         self.live.push(slot);
         self.live_copy = None;
+        self.watch_if_tainted(slot, &n.node.taints);
         self.evictor_apply(SimEvent::CreateNode {
             name: n.node.name.clone(),
             taints: n.node.taints.clone(),
@@ -643,6 +689,9 @@ impl<'a> World<'a> {
             *last = change;
         } else {
             self.out.node_changes.push(change);
+        }
+        if let SimEvent::UpdateNode { taints, .. } = &event {
+            self.watch_if_tainted(slot, taints);
         }
         self.evictor_apply(event);
         self.copy_dirty.insert(slot);
@@ -972,7 +1021,7 @@ impl<'a> World<'a> {
         };
         let workload = owner
             .as_ref()
-            .and_then(|o| self.workload_of(&pod.pod.namespace, &**o));
+            .and_then(|o| self.workload_of(&pod.pod.namespace, o));
         let ordinal = match (workload, &owner) {
             (Some(_), Some(o)) if o.kind == ControllerKind::StatefulSet => pod
                 .pod
@@ -982,6 +1031,9 @@ impl<'a> World<'a> {
                 .and_then(|s| s.parse::<u32>().ok()),
             _ => None,
         };
+        if self.watched && self.gone_keys.contains(&pod.pod.namespace, &pod.pod.name) {
+            self.reused = true;
+        }
         let class = class.unwrap_or_else(|| self.new_class());
         self.out.pods.push(PodRecord {
             namespace: pod.pod.namespace.clone(),
@@ -1022,6 +1074,7 @@ impl<'a> World<'a> {
             nominated: None,
             gone_at: None,
             budgets: (0, 0),
+            fed: false,
             created: self.now,
         });
         self.open_span(id, None, PodState::Pending);
@@ -1165,15 +1218,10 @@ impl<'a> World<'a> {
         p.phase = Phase::Running;
         p.node = Some(slot);
         p.nominated = None;
-        let Some(p) = self.pods.get(id) else {
-            return;
-        };
-        let pod_for_evictor = Pod {
-            namespace: p.pod.pod.namespace.clone(),
-            name: p.pod.pod.name.clone(),
-            node_name: p.pod.pod.node_name.clone(),
-            tolerations: self.tolerations(p).to_vec(),
-            preemption_policy: p.pod.pod.preemption_policy.clone(),
+        let pod_for_evictor = if self.watched && !self.nodes.get(slot).is_some_and(|n| n.watched) {
+            None
+        } else {
+            self.evictor_pod(id)
         };
         self.copy_dirty.insert(slot);
         let summary = self.resource_summary(id);
@@ -1200,7 +1248,7 @@ impl<'a> World<'a> {
             let message = events::scheduled_message(ns, pname, &p.pod.pod.node_name);
             self.emit(events::SCHEDULED, NORMAL, object, message);
         }
-        self.evictor_apply(SimEvent::CreatePod(pod_for_evictor));
+        self.feed(id, pod_for_evictor);
         self.state_gen += 1;
         if let Some(w) = self.pods.get(id).and_then(|p| p.workload) {
             self.dirty_workloads.insert(w);
@@ -1363,7 +1411,12 @@ impl<'a> World<'a> {
             self.dirty_daemon_nodes.insert(slot);
             self.copy_dirty.insert(slot);
         }
-        self.evictor_apply(SimEvent::DeletePod(PodKey::new(&key.0, &key.1)));
+        if self.pods.get(id).is_some_and(|p| p.fed) || !self.watched {
+            self.evictor_apply(SimEvent::DeletePod(PodKey::new(&key.0, &key.1)));
+        }
+        if self.watched {
+            self.gone_keys.insert(&key.0, &key.1, id);
+        }
         if let Some(w) = workload {
             self.dirty_workloads.insert(w);
         }
@@ -1374,6 +1427,52 @@ impl<'a> World<'a> {
     // -----------------------------------------------------------------------------
     // Taint-eviction controller
     // -----------------------------------------------------------------------------
+
+    /// The pod as the taint-eviction controller reads it (admitted tolerations).
+    fn evictor_pod(&self, id: usize) -> Option<Pod> {
+        let p = self.pods.get(id)?;
+        Some(Pod {
+            namespace: p.pod.pod.namespace.clone(),
+            name: p.pod.pod.name.clone(),
+            node_name: p.pod.pod.node_name.clone(),
+            tolerations: self.tolerations(p).to_vec(),
+            preemption_policy: p.pod.pod.preemption_policy.clone(),
+        })
+    }
+
+    /// Tells the taint-eviction controller about a pod bound to a node.
+    fn feed(&mut self, id: usize, pod: Option<Pod>) {
+        let Some(pod) = pod else {
+            return;
+        };
+        if let Some(p) = self.pods.get_mut(id) {
+            p.fed = true;
+        }
+        self.evictor_apply(SimEvent::CreatePod(pod));
+    }
+
+    /// Before the taint-eviction controller sees the node with `taints`: when they hold
+    /// a `NoExecute` taint for the first time, it is told about the pods bound there,
+    /// in binding order (see [`World::watched`]).
+    fn watch_if_tainted(&mut self, slot: usize, taints: &[Taint]) {
+        if !self.watched || !taints.iter().any(|t| t.effect == TaintEffect::NoExecute) {
+            return;
+        }
+        let Some(n) = self.nodes.get_mut(slot) else {
+            return;
+        };
+        if n.watched {
+            return;
+        }
+        n.watched = true;
+        let pods = n.pods.clone();
+        for id in pods {
+            if self.pods.get(id).is_some_and(|p| !p.fed) {
+                let pod = self.evictor_pod(id);
+                self.feed(id, pod);
+            }
+        }
+    }
 
     fn evictor_apply(&mut self, event: SimEvent) {
         // Events are never older than the evictor's clock: the loop advances it first.
@@ -1520,6 +1619,10 @@ impl<'a> World<'a> {
                     .get(&n.node.name)
                     .is_some_and(|&s| self.nodes.get(s).is_some_and(|n| n.exists))
                 {
+                    if self.watched && self.node_by_name.contains_key(&n.node.name) {
+                        self.reused = true;
+                        return;
+                    }
                     let slot = self.add_node(n);
                     self.zones_changed();
                     self.dirty_daemon_nodes.insert(slot);
@@ -1586,7 +1689,7 @@ impl<'a> World<'a> {
         // scheduled) before any action.
         self.now = 0;
         self.settle();
-        while self.action_error.is_none() {
+        while self.action_error.is_none() && !self.reused {
             let next_heap = self.heap.peek().map(|Reverse((t, _, _))| *t);
             let next_timer = self.evictor.next_timer();
             let t = match (next_heap, next_timer) {
@@ -1608,7 +1711,7 @@ impl<'a> World<'a> {
                 }
                 self.heap.pop();
                 self.work(work);
-                if self.action_error.is_some() {
+                if self.action_error.is_some() || self.reused {
                     return;
                 }
             }

@@ -876,3 +876,55 @@ fn a_long_replica_set_name_is_cut_to_58_bytes_before_the_suffix() {
     assert!(name.starts_with(&rs[..58]), "{name}");
     assert!(!name.starts_with(&alloc::format!("{rs}-")), "{name}");
 }
+
+#[test]
+fn a_pod_name_used_again_gets_the_eviction_order_of_its_first_use() {
+    // The taint-eviction controller numbers pod keys by their first appearance and walks
+    // a node's pods in that order. `solo` is bound first (before `other`), deleted by a
+    // drain, and created again on n1 with the same name: when n1 is tainted, `solo`
+    // still comes first, as the controller knew its key before `other`'s.
+    let w = workload(ControllerKind::ReplicaSet, "web", 0, "100m");
+    let mut solo = pod_of(&w, "solo", "n0");
+    solo.owner = None;
+    let mut other = pod_of(&w, "other", "n1");
+    other.owner = None;
+    let mut again = solo.clone();
+    again.pod.pod.node_name = "n1".to_string();
+    let cluster = Cluster {
+        nodes: vec![node("n0"), node("n1")],
+        pods: vec![solo, other],
+        ..Cluster::default()
+    };
+    let drain = DrainOptions {
+        force: true,
+        ..DrainOptions::default()
+    };
+    let actions = vec![
+        Action::new(
+            0,
+            ActionKind::Drain {
+                node: "n0".into(),
+                options: drain,
+            },
+        ),
+        Action::new(40, ActionKind::CreatePod { pod: again }),
+        Action::new(
+            50,
+            ActionKind::AddTaint {
+                node: "n1".into(),
+                taint: Taint::new("maint", "", TaintEffect::NoExecute),
+            },
+        ),
+    ];
+    let what_if = WhatIf::new(cluster, Semantics::newest(), actions, 100);
+    let t = simulate(&what_if).unwrap();
+    let marked: Vec<String> = t
+        .events
+        .iter()
+        .filter(|e| e.at == 50 && e.reason == "TaintManagerEviction")
+        .map(|e| e.object.name.clone())
+        .collect();
+    assert_eq!(marked, ["solo", "other"], "{:#?}", lines(&t));
+    // Telling the controller about every pod from the start gives the same timeline.
+    assert_eq!(t, super::engine::run_with(&what_if, false, false).unwrap());
+}
