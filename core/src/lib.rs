@@ -30,6 +30,7 @@ pub mod admission;
 pub mod daemonset;
 pub mod disruption;
 pub mod eviction;
+pub mod float;
 pub mod helpers;
 pub mod kubectl;
 pub mod labels;

@@ -425,9 +425,7 @@ impl<'de> serde::Deserialize<'de> for Quantity {
                 Ok(Quantity::from_nanos(i128::from(v) * NANOS_PER_UNIT))
             }
             fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Quantity, E> {
-                let mut buf = alloc::string::String::new();
-                fmt::write(&mut buf, format_args!("{v}")).map_err(E::custom)?;
-                Quantity::parse_exact(&buf).map_err(|e| E::custom(e.as_str()))
+                Quantity::parse_exact(&crate::float::display(v)).map_err(|e| E::custom(e.as_str()))
             }
         }
         d.deserialize_any(V)

@@ -33,7 +33,6 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-mod atof;
 mod commands;
 mod describe;
 mod detect;

@@ -696,7 +696,7 @@ impl Builder<'_> {
                         }
                         s if s.starts_with('-') && n.json.is_empty() => f64::NEG_INFINITY,
                         _ if n.json.is_empty() => f64::INFINITY,
-                        _ => crate::atof::parse_f64(&n.json).unwrap_or(0.0),
+                        _ => taintlab_core::float::parse_f64(&n.json).unwrap_or(0.0),
                     };
                     Ok(yaml11::go_format_float32_g(f))
                 } else if n.json.parse::<i64>().is_ok() {
@@ -733,7 +733,7 @@ impl Builder<'_> {
             ("float", Kind::Num(n)) => {
                 if !n.float {
                     // go-yaml turns an integer tagged !!float into a float64.
-                    let f = crate::atof::parse_f64(&n.json).unwrap_or(0.0);
+                    let f = taintlab_core::float::parse_f64(&n.json).unwrap_or(0.0);
                     return Ok(Kind::Num(Box::new(crate::tree::Number {
                         json: yaml11::go_json_float(f),
                         source: n.source.clone(),

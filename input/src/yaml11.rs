@@ -231,21 +231,42 @@ fn parse_go_float(s: &str) -> Option<f64> {
     if !ok || !b.iter().any(u8::is_ascii_digit) {
         return None;
     }
-    let f = crate::atof::parse_f64(s)?;
+    let f = taintlab_core::float::parse_f64(s)?;
     f.is_finite().then_some(f)
 }
 
-/// Go's `encoding/json` text for a float64 (`1` for 1.0, `1e+21`, `1e-7`).
+/// Go's `encoding/json` text for a float64 (`1` for 1.0, `1e+21`, `1e-7`):
+/// src/encoding/json/encode.go floatEncoder, `strconv.AppendFloat(f, 'f' or 'e', -1,
+/// 64)` with the exponent's leading zero dropped.
 pub(crate) fn go_json_float(f: f64) -> String {
     let abs = f.abs();
-    if abs != 0.0 && !(1e-6..1e21).contains(&abs) {
-        let s = format!("{f:e}");
-        match s.split_once('e') {
-            Some((m, e)) if !e.starts_with('-') => format!("{m}e+{e}"),
-            _ => s,
-        }
+    let mut out = String::new();
+    if f.is_sign_negative() {
+        out.push('-');
+    }
+    if abs == 0.0 {
+        out.push('0');
+        return out;
+    }
+    let (digits, dp) = taintlab_core::float::shortest(f, false);
+    if !(1e-6..1e21).contains(&abs) {
+        let exp = dp - 1;
+        mantissa(&mut out, &digits);
+        out.push_str(if exp < 0 { "e-" } else { "e+" });
+        out.push_str(&exp.unsigned_abs().to_string());
     } else {
-        format!("{f}")
+        taintlab_core::float::positional(&mut out, &digits, dp);
+    }
+    out
+}
+
+/// `d` or `d.ddd` of scientific notation.
+fn mantissa(out: &mut String, digits: &[u8]) {
+    for (i, d) in digits.iter().enumerate() {
+        if i == 1 {
+            out.push('.');
+        }
+        out.push(char::from(b'0' + d));
     }
 }
 
@@ -263,24 +284,29 @@ pub(crate) fn go_format_float32_g(f: f64) -> String {
         };
     }
     let x = f as f32;
+    let mut out = String::new();
+    if x.is_sign_negative() {
+        out.push('-');
+    }
     if x == 0.0 {
-        return if x.is_sign_negative() {
-            "-0".into()
-        } else {
-            "0".into()
-        };
+        out.push('0');
+        return out;
     }
-    let e = format!("{x:e}");
-    let Some((mant, exp)) = e.split_once('e') else {
-        return e;
-    };
-    let exp: i32 = exp.parse().unwrap_or(0);
+    let (digits, dp) = taintlab_core::float::shortest(f64::from(x), true);
+    let exp = dp - 1;
+    // %e when the exponent is below -4 or at least 6 (the shortest form's precision).
     if !(-4..6).contains(&exp) {
-        let sign = if exp < 0 { '-' } else { '+' };
-        format!("{mant}e{sign}{:02}", exp.abs())
+        mantissa(&mut out, &digits);
+        out.push_str(if exp < 0 { "e-" } else { "e+" });
+        let e = exp.unsigned_abs();
+        if e < 10 {
+            out.push('0');
+        }
+        out.push_str(&e.to_string());
     } else {
-        format!("{x}")
+        taintlab_core::float::positional(&mut out, &digits, dp);
     }
+    out
 }
 
 #[cfg(test)]
@@ -355,5 +381,14 @@ mod tests {
         assert_eq!(go_format_float32_g(100000.0), "100000");
         assert_eq!(go_format_float32_g(1000000.0), "1e+06");
         assert_eq!(go_format_float32_g(0.1), "0.1");
+        // Exact ties between two shortest forms take the even one, as Go's strconv
+        // does (Rust's `{:e}` would print ...313e-8 and 1.5371763e6).
+        assert_eq!(go_json_float(2f64.powi(-25)), "2.9802322387695312e-8");
+        assert_eq!(go_format_float32_g(1_537_176.25), "1.5371762e+06");
+        assert_eq!(go_json_float(-0.0), "-0");
+        assert_eq!(go_json_float(1e21), "1e+21");
+        assert_eq!(go_json_float(-123.25), "-123.25");
+        assert_eq!(go_format_float32_g(-0.0001), "-0.0001");
+        assert_eq!(go_format_float32_g(0.00001), "1e-05");
     }
 }

@@ -91,7 +91,7 @@ impl V {
                     j.num(i);
                 }
                 None if f.is_finite() => {
-                    j.raw(&format!("{f}"));
+                    j.raw(&taintlab_core::float::display(*f));
                 }
                 None => {
                     j.null();

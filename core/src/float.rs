@@ -1,13 +1,25 @@
-//! Decimal text to `f64`, correctly rounded (to nearest, ties to even), for the few
-//! floats YAML gives (`1.5`, `.5`, `1e3` as go-yaml resolves them).
+//! Decimal text to floating point and back, exactly, without the standard library's
+//! float parsing and formatting.
 //!
-//! Hand-written because of the byte budget: `str::parse::<f64>` brings the standard
-//! library's fast path and its 10 KB table of powers of five (about 12 KB of the
-//! gzipped npm engine module). This is the exact "simple decimal conversion" alone:
-//! the digits are kept as decimal digits and shifted by powers of two until the value
-//! lies in [1/2, 1), then 53 bits are taken and rounded. It is slower than the standard
-//! library for long inputs, which YAML floats in Kubernetes objects never are, and it
-//! gives the same `f64` for every input (property-tested against `str::parse`).
+//! * [`parse_f64`]: decimal text to the nearest `f64` (ties to even), as
+//!   `str::parse::<f64>` gives it.
+//! * [`shortest`]: the shortest decimal digits that read back as the same `f64` or
+//!   `f32`, the closest to it when several are as short, ties to even, as Go's
+//!   `strconv.FormatFloat(f, _, -1, _)` prints them (Rust's `{:e}` differs only on
+//!   exact ties, which it rounds up); [`display`] writes them as Rust's `{}` does.
+//!
+//! Hand-written because of the byte budget: the standard library's conversions bring
+//! their fast paths and tables (a 10 KB table of powers of five for parsing; Grisu and
+//! Dragon for printing), about 22 KB of the gzipped npm engine module, for the few floats
+//! YAML gives (`1.5`, `.5`, `1e3` as go-yaml resolves them). Everything here is one exact
+//! method: the digits are kept as decimal digits and shifted by powers of two. It is
+//! slower than the standard library, which does not matter for the lengths Kubernetes
+//! objects hold, and gives the same results (property-tested bit for bit and digit for
+//! digit against `str::parse` and `{:e}`, ties aside).
+
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
 
 /// Significant digits kept; a nonzero digit past them is remembered (`trunc`) for the
 /// rounding, which is enough for exactness: 800 digits exceed the 767 that a halfway
@@ -15,6 +27,7 @@
 const MAX_DIGITS: usize = 800;
 
 /// `0.d1d2d3... × 10^dp`, digits as values 0..=9, no leading zero digit.
+#[derive(Clone)]
 struct Decimal {
     d: Vec<u8>,
     dp: i32,
@@ -164,7 +177,7 @@ const POWTAB: [i32; 9] = [1, 3, 6, 9, 13, 16, 19, 23, 26];
 /// `text` as `f64`, or `None` when it is not `[+-]?(digits[.digits?]|.digits)([eE][+-]?digits)?`
 /// (the grammar `str::parse::<f64>` accepts, without `inf` and `nan`). Out-of-range
 /// values give infinity or zero as in `str::parse`.
-pub(crate) fn parse_f64(text: &str) -> Option<f64> {
+pub fn parse_f64(text: &str) -> Option<f64> {
     let b = text.as_bytes();
     let mut i = 0;
     let neg = match b.first() {
@@ -243,22 +256,50 @@ pub(crate) fn parse_f64(text: &str) -> Option<f64> {
         return None;
     }
     dec.trim();
-    let bits = to_bits(&mut dec);
+    let bits = to_bits(&mut dec, F64);
     let sign = if neg { 1u64 << 63 } else { 0 };
     Some(f64::from_bits(bits | sign))
 }
 
-/// The IEEE 754 bits (without the sign) of the nearest double.
-fn to_bits(dec: &mut Decimal) -> u64 {
-    const MANT_BITS: i32 = 52;
-    const BIAS: i32 = -1023;
-    const INF: u64 = 0x7ff << 52;
+/// An IEEE 754 binary format.
+#[derive(Clone, Copy)]
+struct Format {
+    /// Stored mantissa bits (52, 23).
+    mant_bits: i32,
+    /// Exponent bits (11, 8).
+    exp_bits: i32,
+}
+
+const F64: Format = Format {
+    mant_bits: 52,
+    exp_bits: 11,
+};
+const F32: Format = Format {
+    mant_bits: 23,
+    exp_bits: 8,
+};
+
+impl Format {
+    fn bias(self) -> i32 {
+        1 - (1 << (self.exp_bits - 1))
+    }
+    fn exp_max(self) -> i32 {
+        (1 << self.exp_bits) - 1
+    }
+    fn inf(self) -> u64 {
+        (self.exp_max() as u64) << self.mant_bits
+    }
+}
+
+/// The IEEE 754 bits (without the sign) of the nearest value in `fmt`.
+fn to_bits(dec: &mut Decimal, fmt: Format) -> u64 {
+    let bias = fmt.bias();
     if dec.d.is_empty() {
         return 0;
     }
     // 10^310 and 10^-330 are out of range whatever the digits.
     if dec.dp > 310 {
-        return INF;
+        return fmt.inf();
     }
     if dec.dp < -330 {
         return 0;
@@ -276,35 +317,282 @@ fn to_bits(dec: &mut Decimal) -> u64 {
     }
     // Now 1/2 ≤ value < 1: value = m × 2^exp with m in [1, 2).
     exp -= 1;
-    if exp < BIAS + 1 {
+    if exp < bias + 1 {
         // Subnormal: fewer bits of mantissa.
-        let n = BIAS + 1 - exp;
+        let n = bias + 1 - exp;
         dec.shift(-n);
         exp += n;
     }
-    if exp - BIAS >= 0x7ff {
-        return INF;
+    if exp - bias >= fmt.exp_max() {
+        return fmt.inf();
     }
-    dec.shift(MANT_BITS + 1);
+    dec.shift(fmt.mant_bits + 1);
     let mut mant = dec.rounded_integer();
-    if mant == 2 << MANT_BITS {
+    if mant == 2 << fmt.mant_bits {
         // Rounding carried into a new bit.
         mant >>= 1;
         exp += 1;
-        if exp - BIAS >= 0x7ff {
-            return INF;
+        if exp - bias >= fmt.exp_max() {
+            return fmt.inf();
         }
     }
-    if mant & (1 << MANT_BITS) == 0 {
-        exp = BIAS;
+    if mant & (1 << fmt.mant_bits) == 0 {
+        exp = bias;
     }
-    (mant & ((1 << MANT_BITS) - 1)) | (((exp - BIAS) as u64 & 0x7ff) << MANT_BITS)
+    (mant & ((1 << fmt.mant_bits) - 1)) | (((exp - bias) as u64) << fmt.mant_bits)
+}
+
+impl Decimal {
+    /// The exact value of finite, non-negative bits in `fmt`.
+    fn of_bits(bits: u64, fmt: Format) -> Decimal {
+        let stored = bits & ((1 << fmt.mant_bits) - 1);
+        let biased = (bits >> fmt.mant_bits) as i32;
+        let (mant, exp) = if biased == 0 {
+            (stored, fmt.bias() + 1)
+        } else {
+            (stored | 1 << fmt.mant_bits, biased + fmt.bias())
+        };
+        let mut d = Decimal {
+            d: Vec::new(),
+            dp: 0,
+            trunc: false,
+        };
+        let mut m = mant;
+        while m > 0 {
+            d.d.push((m % 10) as u8);
+            m /= 10;
+        }
+        d.d.reverse();
+        d.dp = d.d.len() as i32;
+        d.trim();
+        d.shift(exp - fmt.mant_bits);
+        d
+    }
+
+    /// The first `p` digits, rounded down or up (`up` adds one unit in the last place).
+    fn cut(&self, p: usize, up: bool) -> Decimal {
+        let mut d = Decimal {
+            d: self.d[..p.min(self.d.len())].to_vec(),
+            dp: self.dp,
+            trunc: false,
+        };
+        if up {
+            d.d.resize(p, 0);
+            let mut i = p;
+            loop {
+                if i == 0 {
+                    // All nines: 1 and one more place.
+                    d.d.insert(0, 1);
+                    d.dp += 1;
+                    d.d.truncate(p);
+                    break;
+                }
+                i -= 1;
+                if d.d[i] == 9 {
+                    d.d[i] = 0;
+                } else {
+                    d.d[i] += 1;
+                    break;
+                }
+            }
+        }
+        d.trim();
+        d
+    }
+
+    /// Whether the digits past `p` are more than half a unit in the last place, or
+    /// exactly half and the last kept digit is odd.
+    fn rounds_up_at(&self, p: usize) -> bool {
+        match self.d.get(p) {
+            None => false,
+            Some(5) if p + 1 == self.d.len() && !self.trunc => p > 0 && self.d[p - 1] % 2 == 1,
+            Some(&digit) => digit >= 5,
+        }
+    }
+}
+
+/// The shortest decimal digits (values 0..=9, no leading or trailing zero) and the
+/// decimal point position (`0.d1d2… × 10^dp`) that read back as `f` (as an `f32` when
+/// `single`); among several as short, the closest to `f`, ties to even. `f` must be
+/// finite and not zero; its sign is ignored.
+pub fn shortest(f: f64, single: bool) -> (Vec<u8>, i32) {
+    let (fmt, bits) = if single {
+        (F32, u64::from((f as f32).to_bits() & 0x7fff_ffff))
+    } else {
+        (F64, f.to_bits() & !(1 << 63))
+    };
+    let exact = Decimal::of_bits(bits, fmt);
+    let reads_back = |d: &Decimal| to_bits(&mut d.clone(), fmt) == bits;
+    for p in 1..exact.d.len() {
+        let up = exact.rounds_up_at(p);
+        let nearest = exact.cut(p, up);
+        if reads_back(&nearest) {
+            return (nearest.d, nearest.dp);
+        }
+        let other = exact.cut(p, !up);
+        if reads_back(&other) {
+            return (other.d, other.dp);
+        }
+    }
+    (exact.d, exact.dp)
+}
+
+/// `f` as Rust's `{}` prints an `f64` (`1.5`, `100`, `0.0000001`, `-0`, `NaN`, `inf`):
+/// the shortest digits that read back, in positional notation; an exact tie between
+/// two shortest forms takes the even one (see [`shortest`]).
+pub fn display(f: f64) -> String {
+    if f.is_nan() {
+        return String::from("NaN");
+    }
+    let mut out = String::new();
+    if f.is_sign_negative() {
+        out.push('-');
+    }
+    if f.is_infinite() {
+        out.push_str("inf");
+        return out;
+    }
+    if f == 0.0 {
+        out.push('0');
+        return out;
+    }
+    let (digits, dp) = shortest(f, false);
+    positional(&mut out, &digits, dp);
+    out
+}
+
+/// Digits with the point `dp` places from their start, in positional notation.
+pub fn positional(out: &mut String, digits: &[u8], dp: i32) {
+    let digit = |d: u8| char::from(b'0' + d);
+    if dp <= 0 {
+        out.push_str("0.");
+        for _ in dp..0 {
+            out.push('0');
+        }
+        out.extend(digits.iter().map(|&d| digit(d)));
+    } else {
+        let dp = dp as usize;
+        for i in 0..dp.max(digits.len()) {
+            if i == dp {
+                out.push('.');
+            }
+            out.push(digit(digits.get(i).copied().unwrap_or(0)));
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::format;
+    use alloc::string::ToString;
     use proptest::prelude::*;
+
+    /// Digits and point of Rust's `{:e}` of a positive value.
+    fn std_digits(e: &str) -> (Vec<u8>, i32) {
+        let (m, x) = e.split_once('e').unwrap();
+        let digits = m.bytes().filter(|c| *c != b'.').map(|c| c - b'0').collect();
+        (digits, x.parse::<i32>().unwrap() + 1)
+    }
+
+    /// Rust's shortest digits with exact ties rounded to even, as Go's strconv
+    /// (ryuDigits32: a trimmed 5 with nothing after it rounds up only an odd digit) and
+    /// ECMAScript engines do; Rust rounds them up. `exact` is `{:.1100e}` of the value.
+    fn go_digits(rust: &str, exact: &str, reads_back: impl Fn(&str) -> bool) -> (Vec<u8>, i32) {
+        let (mut digits, dp) = std_digits(rust);
+        let (exact_digits, _) = std_digits(exact);
+        let significant =
+            exact_digits.len() - exact_digits.iter().rev().take_while(|d| **d == 0).count();
+        let n = digits.len();
+        if significant == n + 1 && exact_digits[n] == 5 && exact_digits[..n] != digits[..] {
+            // Rust rounded a tie up: take the other neighbour when it is even.
+            let down = &exact_digits[..n];
+            let text: String = down.iter().map(|d| char::from(b'0' + d)).collect();
+            if down[n - 1] % 2 == 0 && reads_back(&format!("0.{text}e{dp}")) {
+                digits = down.to_vec();
+            }
+        }
+        (digits, dp)
+    }
+
+    fn same_shortest(f: f64) {
+        let want = go_digits(
+            &format!("{:e}", f.abs()),
+            &format!("{:.1100e}", f.abs()),
+            |t| t.parse::<f64>() == Ok(f.abs()),
+        );
+        assert_eq!(shortest(f, false), want, "{f:e}");
+        if want == std_digits(&format!("{:e}", f.abs())) {
+            assert_eq!(display(f), format!("{f}"), "{f:e}");
+        }
+    }
+
+    fn same_shortest32(x: f32) {
+        let want = go_digits(
+            &format!("{:e}", x.abs()),
+            &format!("{:.1100e}", f64::from(x.abs())),
+            |t| t.parse::<f32>() == Ok(x.abs()),
+        );
+        assert_eq!(shortest(f64::from(x), true), want, "{x:e}");
+    }
+
+    #[test]
+    fn shortest_edge_cases_match_std() {
+        for f in [
+            1.0,
+            0.1,
+            0.3,
+            1.5,
+            -2.5,
+            100.0,
+            1e21,
+            1e-7,
+            123_456.789,
+            9_007_199_254_740_993.0,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            5e-324,
+            1e-323,
+            2.225_073_858_507_201e-308,
+            0.000_001,
+            1e23,
+            8.589_973e9,
+            5e-310,
+        ] {
+            same_shortest(f);
+        }
+        for e in -1074..1024 {
+            // Powers of two: the gap below is half the gap above.
+            same_shortest(if e >= -1022 {
+                f64::from_bits(((e + 1023) as u64) << 52)
+            } else {
+                f64::from_bits(1 << (e + 1074))
+            });
+        }
+        for x in [
+            1.0f32,
+            0.1,
+            16_777_216.0,
+            3.402_823_5e38,
+            1e-45,
+            1.175_494_4e-38,
+            0.3,
+            7e-45,
+        ] {
+            same_shortest32(x);
+        }
+        for e in -149..128 {
+            same_shortest32(if e >= -126 {
+                f32::from_bits(((e + 127) as u32) << 23)
+            } else {
+                f32::from_bits(1 << (e + 149))
+            });
+        }
+        assert_eq!(display(-0.0), "-0");
+        assert_eq!(display(0.0), "0");
+        assert_eq!(display(f64::NAN), "NaN");
+        assert_eq!(display(f64::NEG_INFINITY), "-inf");
+    }
 
     fn same(s: &str) {
         let want: Option<f64> = s.parse().ok();
@@ -392,6 +680,20 @@ mod tests {
                 s.push_str(&format!("e{e}"));
             }
             same(&s);
+        }
+
+        #[test]
+        fn shortest_matches_std(bits in any::<u64>()) {
+            let f = f64::from_bits(bits);
+            prop_assume!(f.is_finite() && f != 0.0);
+            same_shortest(f);
+        }
+
+        #[test]
+        fn shortest_f32_matches_std(bits in any::<u32>()) {
+            let x = f32::from_bits(bits);
+            prop_assume!(x.is_finite() && x != 0.0);
+            same_shortest32(x);
         }
 
         #[test]
