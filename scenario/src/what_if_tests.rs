@@ -502,3 +502,47 @@ fn a_deployment_without_pods_keeps_a_made_up_replica_set() {
         assert!(is_template_hash(hash), "{}", p.name);
     }
 }
+
+#[test]
+fn replacements_take_the_replica_set_of_a_described_pods_name() {
+    let text = cluster_with_pods(
+        "---
+Name:             web-7d9f8c6b5d-qv2lx
+Namespace:        shop
+Priority:         0
+Node:             n1/10.0.0.4
+Labels:           app=web
+Status:           Running
+Containers:
+  c:
+    Image:      nginx
+    Requests:
+      cpu:        500m
+Tolerations:      <none>
+Events:           <none>
+",
+    );
+    let c = scenario(&text).what_if_cluster();
+    assert_eq!(c.cluster.pods.len(), 1, "{:?}", c.cluster.pods);
+    let o = c.cluster.pods[0].owner.as_ref().expect("adopted");
+    assert_eq!(o.name, "web-7d9f8c6b5d");
+    assert!(
+        c.notes[0].message.contains("kubectl describe pod"),
+        "{:?}",
+        c.notes
+    );
+    // The Deployment keeps 2 replicas: the second pod is created at 0, by that ReplicaSet.
+    let t = scenario(&text).what_if(&[], 10).expect("runs");
+    let created: Vec<&str> = t
+        .events
+        .iter()
+        .filter(|e| e.reason == "SuccessfulCreate")
+        .map(|e| e.object.name.as_str())
+        .collect();
+    assert_eq!(created, ["web-7d9f8c6b5d"]);
+    assert!(
+        t.pods[1].name.starts_with("web-7d9f8c6b5d-"),
+        "{:?}",
+        t.pods[1]
+    );
+}

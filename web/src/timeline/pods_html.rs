@@ -297,10 +297,7 @@ mod tests {
         let (failed, html) = text.split_once(PART).expect("two parts");
         assert_eq!(failed, "");
         assert_eq!(html.matches("<figure class=\"timeline\">").count(), 1);
-        assert!(
-            html.contains("<strong>w&lt;b&gt;</strong>"),
-            "{html}"
-        );
+        assert!(html.contains("<strong>w&lt;b&gt;</strong>"), "{html}");
         assert!(!html.contains("w<b>"), "{html}");
         assert_eq!(html.matches("class=\"error-text\"").count(), 1, "{html}");
         assert!(html.contains("evicted at 360 s"), "{html}");
