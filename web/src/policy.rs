@@ -2,19 +2,19 @@
 //! `validate_settings` does) and the policy's answer for every pasted pod and workload,
 //! as the scenario computes them (`Scenario::policy`: a CREATE AdmissionRequest built
 //! around each object, decided by the function the policy module runs). The answers
-//! are computed in the worker, so the policy's code is not part of the page's initial
+//! are computed in the worker and rendered there as HTML ([`report_html`]), so neither
+//! the policy's code nor the rendering of its answers is part of the page's initial
 //! download.
 
 use std::rc::Rc;
 
-use serde::{Deserialize, Serialize};
 use taintlab_core::KubeVersion;
 use taintlab_scenario::{PaneKind, Panes, PolicyAnswer, Scenario, UserInfo, read_settings};
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 use crate::analysis::state_options;
-use crate::i18n::{K, use_t};
+use crate::i18n::{K, use_lang, use_t};
 use crate::panes::Text;
 use crate::store::{Action, PolicyTab, State};
 
@@ -32,8 +32,8 @@ pub fn user_info(tab: &PolicyTab) -> UserInfo {
     }
 }
 
-/// One answer, as the tab shows it (what crosses back from the worker).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// One answer, as the tab shows it.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct AnswerView {
     /// Pod label.
     pub label: String,
@@ -85,8 +85,8 @@ impl AnswerView {
     }
 }
 
-/// The worker's answer for the tab.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// The policy's answers for the tab.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct PolicyReport {
     /// `validate_settings`' message when the settings are rejected.
     pub settings_error: Option<String>,
@@ -102,11 +102,16 @@ pub struct PolicyWorker {
 }
 
 impl PolicyWorker {
-    /// Runs one job: `state` is the state's JSON without pane texts; `nodes` and `pods`
-    /// are the pane texts when they changed. Returns the [`PolicyReport`] as JSON.
-    pub fn run(&mut self, state: &str, nodes: Option<String>, pods: Option<String>) -> String {
+    /// The policy's answers for `state` (its JSON without pane texts); `nodes` and
+    /// `pods` are the pane texts when they changed.
+    pub fn report(
+        &mut self,
+        state: &str,
+        nodes: Option<String>,
+        pods: Option<String>,
+    ) -> PolicyReport {
         self.set_texts(nodes, pods);
-        let report = match serde_json::from_str::<State>(state) {
+        match serde_json::from_str::<State>(state) {
             Err(e) => PolicyReport {
                 settings_error: Some(e.to_string()),
                 answers: Vec::new(),
@@ -128,8 +133,20 @@ impl PolicyWorker {
                     }
                 }
             },
-        };
-        serde_json::to_string(&report).unwrap_or_default()
+        }
+    }
+
+    /// Runs one `policy` job ([`Self::report`]) and renders it for the tab in `lang`
+    /// ([`report_html`]).
+    #[cfg(feature = "reader")]
+    pub fn run(
+        &mut self,
+        state: &str,
+        nodes: Option<String>,
+        pods: Option<String>,
+        lang: crate::i18n::Lang,
+    ) -> String {
+        report_html(&self.report(state, nodes, pods), crate::i18n::T(lang))
     }
 
     fn set_texts(&mut self, nodes: Option<String>, pods: Option<String>) {
@@ -202,6 +219,82 @@ impl PolicyWorker {
     }
 }
 
+/// Separates the settings' status from the answers in the worker's reply.
+pub const PART: char = '\u{1}';
+
+/// The worker's reply to a `policy` job: the settings' status, [`PART`], the list of
+/// answers, both as HTML (every string escaped), so the rendering of the answers is not
+/// part of the page's first download.
+#[cfg(feature = "reader")]
+pub fn report_html(r: &PolicyReport, t: crate::i18n::T) -> String {
+    use std::fmt::Write;
+
+    use crate::timeline::whatif_html::esc;
+
+    let mut out = match &r.settings_error {
+        Some(e) => format!(
+            "<p class=\"bad-text\">{} <code class=\"engine\">{}</code></p>",
+            esc(t.s(K::KwSettingsInvalid)),
+            esc(e)
+        ),
+        None => format!("<p class=\"ok-text\">{}</p>", esc(t.s(K::KwSettingsValid))),
+    };
+    out.push(PART);
+    out.push_str("<ul class=\"kw-answers\">");
+    for r in r.answers.iter().take(300) {
+        let (class, word) = if !r.accepted {
+            ("bad", t.s(K::KwRejected))
+        } else if r.mutated {
+            ("warn", t.s(K::KwMutated))
+        } else {
+            ("ok", t.s(K::KwAccepted))
+        };
+        let _ = write!(
+            out,
+            "<li class=\"kw-answer {class}\"><p><strong>{}</strong> <span class=\"kind\">{}</span> — <span class=\"badge {class}\">{}</span>",
+            esc(&r.label),
+            esc(&r.kind),
+            esc(word)
+        );
+        if let Some(c) = r.code {
+            let _ = write!(
+                out,
+                " <span class=\"muted\">{}</span>",
+                esc(&t.f(K::KwCode, &[&c.to_string()]))
+            );
+        }
+        out.push_str("</p>");
+        if let Some(m) = &r.message {
+            let _ = write!(out, "<pre class=\"engine console\">{}</pre>", esc(m));
+        }
+        if !r.warnings.is_empty() {
+            let _ = write!(out, "<p>{}</p><ul>", esc(t.s(K::KwWarnings)));
+            for w in &r.warnings {
+                let _ = write!(out, "<li><code class=\"engine\">{}</code></li>", esc(w));
+            }
+            out.push_str("</ul>");
+        }
+        if !r.mutations.is_empty() {
+            let _ = write!(out, "<p>{}</p><ul>", esc(t.s(K::KwMutations)));
+            for m in &r.mutations {
+                let _ = write!(out, "<li>{}</li>", esc(m));
+            }
+            out.push_str("</ul>");
+        }
+        if let Some(p) = &r.patch {
+            let _ = write!(
+                out,
+                "<details open><summary>{}</summary><pre class=\"console\">{}</pre></details>",
+                esc(t.s(K::KwPatch)),
+                esc(p)
+            );
+        }
+        out.push_str("</li>");
+    }
+    out.push_str("</ul>");
+    out
+}
+
 /// Properties of [`Kubewarden`].
 #[derive(Properties, PartialEq)]
 pub struct KubewardenProps {
@@ -217,7 +310,9 @@ pub struct KubewardenProps {
 #[function_component(Kubewarden)]
 pub fn kubewarden(props: &KubewardenProps) -> Html {
     let t = use_t();
-    let report = use_state(|| None::<Result<PolicyReport, String>>);
+    let lang = use_lang();
+    // The worker's HTML: the settings' status and the answers.
+    let report = use_state(|| None::<Result<Rc<(String, String)>, String>>);
     let pending = use_state(|| false);
     let seq = use_mut_ref(crate::glue::worker::Tickets::default);
     {
@@ -229,6 +324,7 @@ pub fn kubewarden(props: &KubewardenProps) -> Html {
             st.comparison_operators,
             st.admission.clone(),
             st.policy.clone(),
+            lang,
         );
         let state = props.state.clone();
         let report = report.clone();
@@ -247,13 +343,14 @@ pub fn kubewarden(props: &KubewardenProps) -> Html {
                     if newest {
                         pending.set(false);
                     }
-                    report.set(Some(r.and_then(|(out, _)| {
-                        serde_json::from_str::<PolicyReport>(&out).map_err(|e| e.to_string())
+                    report.set(Some(r.map(|(out, _)| {
+                        let (status, answers) = out.split_once(PART).unwrap_or(("", &out));
+                        Rc::new((status.to_string(), answers.to_string()))
                     })));
                     crate::perf::set("policyAnswered", crate::perf::now());
                 })
             };
-            if !crate::glue::worker::policy_job(json, &state.nodes, &state.pods, done) {
+            if !crate::glue::worker::policy_job(json, &state.nodes, &state.pods, lang.tag(), done) {
                 pending.set(false);
                 report.set(Some(Err("the background worker could not start".into())));
             }
@@ -275,19 +372,17 @@ pub fn kubewarden(props: &KubewardenProps) -> Html {
             dispatch.emit(Action::SetPolicy(tab));
         })
     };
-    let (settings_status, rows): (Html, &[AnswerView]) = match &*report {
-        None => (html! { <p class="muted">{t.s(K::KwEvaluating)}</p> }, &[]),
-        Some(Err(e)) => (html! { <p class="bad-text">{e.clone()}</p> }, &[]),
-        Some(Ok(r)) => match &r.settings_error {
-            Some(e) => (
-                html! { <p class="bad-text">{t.s(K::KwSettingsInvalid)}{" "}<code class="engine">{e.clone()}</code></p> },
-                &[],
-            ),
-            None => (
-                html! { <p class="ok-text">{t.s(K::KwSettingsValid)}</p> },
-                &r.answers,
-            ),
-        },
+    let raw = |html: &str| Html::from_html_unchecked(AttrValue::from(html.to_string()));
+    let (settings_status, answers) = match &*report {
+        None => (
+            html! { <p class="muted">{t.s(K::KwEvaluating)}</p> },
+            Html::default(),
+        ),
+        Some(Err(e)) => (
+            html! { <p class="bad-text">{e.clone()}</p> },
+            Html::default(),
+        ),
+        Some(Ok(r)) => (raw(&r.0), raw(&r.1)),
     };
     html! {
         <section class="kubewarden" aria-labelledby="kw-heading" aria-busy={if *pending { "true" } else { "false" }}>
@@ -306,39 +401,7 @@ pub fn kubewarden(props: &KubewardenProps) -> Html {
             if props.pods == 0 {
                 <p class="empty">{t.s(K::KwNoWorkloads)}</p>
             }
-            <ul class={classes!("kw-answers", pending.then_some("stale"))}>
-                { for rows.iter().take(300).map(|r| {
-                    let (class, word) = if !r.accepted {
-                        ("bad", t.s(K::KwRejected))
-                    } else if r.mutated {
-                        ("warn", t.s(K::KwMutated))
-                    } else {
-                        ("ok", t.s(K::KwAccepted))
-                    };
-                    html!{
-                        <li class={classes!("kw-answer", class)}>
-                            <p><strong>{r.label.clone()}</strong>{" "}<span class="kind">{r.kind.clone()}</span>{" — "}<span class={format!("badge {class}")}>{word}</span>
-                                if let Some(c) = r.code { {" "}<span class="muted">{t.f(K::KwCode, &[&c.to_string()])}</span> }
-                            </p>
-                            if let Some(m) = &r.message { <pre class="engine console">{m.clone()}</pre> }
-                            if !r.warnings.is_empty() {
-                                <p>{t.s(K::KwWarnings)}</p>
-                                <ul>{ for r.warnings.iter().map(|w| html!{ <li><code class="engine">{w.clone()}</code></li> }) }</ul>
-                            }
-                            if !r.mutations.is_empty() {
-                                <p>{t.s(K::KwMutations)}</p>
-                                <ul>{ for r.mutations.iter().map(|m| html!{ <li>{m.clone()}</li> }) }</ul>
-                            }
-                            if let Some(p) = &r.patch {
-                                <details open=true>
-                                    <summary>{t.s(K::KwPatch)}</summary>
-                                    <pre class="console">{p.clone()}</pre>
-                                </details>
-                            }
-                        </li>
-                    }
-                }) }
-            </ul>
+            <div class={classes!("kw-out", pending.then_some("stale"))}>{answers}</div>
         </section>
     }
 }
@@ -346,28 +409,57 @@ pub fn kubewarden(props: &KubewardenProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::i18n::Lang;
 
     #[test]
     fn the_worker_side_reads_the_state_and_keeps_parses() {
         let mut w = PolicyWorker::default();
         let pods = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec:\n  template:\n    spec:\n      containers: [{name: c, image: nginx}]\n      tolerations:\n      - operator: Exists\n";
         let state = serde_json::to_string(&State::default()).expect("json");
-        let r: PolicyReport =
-            serde_json::from_str(&w.run(&state, Some(String::new()), Some(pods.into())))
-                .expect("report");
+        let r = w.report(&state, Some(String::new()), Some(pods.into()));
         assert_eq!(r.answers.len(), 1);
         assert!(!r.answers[0].accepted);
         assert_eq!(r.answers[0].kind, "Deployment");
         assert_eq!(r.answers[0].label, "shop/web");
         // Same texts: not sent again, still answered.
-        let r2: PolicyReport = serde_json::from_str(&w.run(&state, None, None)).expect("report");
+        let r2 = w.report(&state, None, None);
         assert_eq!(r, r2);
         let mut bad = State::default();
         bad.policy.settings = Rc::from("{\"nope\": 1}");
-        let r3: PolicyReport =
-            serde_json::from_str(&w.run(&serde_json::to_string(&bad).expect("json"), None, None))
-                .expect("report");
+        let r3 = w.report(&serde_json::to_string(&bad).expect("json"), None, None);
         assert!(r3.settings_error.is_some());
+    }
+
+    #[test]
+    fn the_reply_is_escaped_html_in_the_language_asked() {
+        let mut w = PolicyWorker::default();
+        let pods = "apiVersion: v1\nkind: Pod\nmetadata: {name: \"a<b\", namespace: shop}\nspec:\n  containers: [{name: c, image: nginx}]\n  tolerations:\n  - operator: Exists\n";
+        let state = serde_json::to_string(&State::default()).expect("json");
+        let out = w.run(&state, Some(String::new()), Some(pods.into()), Lang::En);
+        let (status, answers) = out.split_once(PART).expect("two parts");
+        assert_eq!(status, "<p class=\"ok-text\">Settings are valid.</p>");
+        assert!(
+            answers.starts_with("<ul class=\"kw-answers\"><li class=\"kw-answer bad\">"),
+            "{answers}"
+        );
+        assert!(
+            answers.contains("<strong>shop/a&lt;b</strong>"),
+            "{answers}"
+        );
+        assert!(!answers.contains("a<b"), "{answers}");
+        let zh = w.run(&state, None, None, Lang::ZhCn);
+        assert_ne!(zh, out);
+        let mut bad = State::default();
+        bad.policy.settings = Rc::from("{\"nope\": \"<x>\"}");
+        let out = w.run(
+            &serde_json::to_string(&bad).expect("json"),
+            None,
+            None,
+            Lang::En,
+        );
+        let (status, answers) = out.split_once(PART).expect("two parts");
+        assert!(status.starts_with("<p class=\"bad-text\">"), "{status}");
+        assert_eq!(answers, "<ul class=\"kw-answers\"></ul>");
     }
 
     #[test]

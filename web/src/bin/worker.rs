@@ -60,7 +60,7 @@ fn handle(scope: &DedicatedWorkerGlobalScope, data: &JsValue) {
             let state = get(data, "state").as_string().unwrap_or_default();
             let nodes = get(data, "nodes").as_string();
             let pods = get(data, "pods").as_string();
-            Ok(POLICY.with(|p| p.borrow_mut().run(&state, nodes, pods)))
+            Ok(POLICY.with(|p| p.borrow_mut().run(&state, nodes, pods, lang())))
         }
         "whatif" => {
             let state = get(data, "state").as_string().unwrap_or_default();

@@ -245,9 +245,22 @@ pub fn import_in_background(text: &str, done: Callback<Reply>) -> bool {
 
 /// Asks the worker for the policy's answers: `state` is the state as JSON without the
 /// pane texts; the texts are sent only when they changed since the last job.
-/// `done` gets the [`crate::policy::PolicyReport`] JSON.
-pub fn policy_job(state: String, nodes: &Rc<str>, pods: &Rc<str>, done: Callback<Reply>) -> bool {
-    job("policy", state, nodes, pods, Vec::new(), done)
+/// `done` gets `crate::policy::report_html`'s text in language `lang` (a BCP 47 tag).
+pub fn policy_job(
+    state: String,
+    nodes: &Rc<str>,
+    pods: &Rc<str>,
+    lang: &str,
+    done: Callback<Reply>,
+) -> bool {
+    job(
+        "policy",
+        state,
+        nodes,
+        pods,
+        vec![("lang", JsValue::from_str(lang))],
+        done,
+    )
 }
 
 /// Asks the worker to run the what-if and render it, as [`policy_job`] (the two share
