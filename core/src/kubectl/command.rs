@@ -14,6 +14,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+pub(crate) use super::lower::go_to_lower;
 use super::selector::LabelSelector;
 use super::taint::{
     Operation, aggregate_error, check_conflicts, check_if_taints_already_exist, parse_taints,
@@ -633,18 +634,6 @@ pub(crate) const OTHER_RESOURCES: &[&str] = &[
     "lease",
     "leases",
 ];
-
-/// Go's `strings.ToLower`: each rune through `unicode.ToLower`, which maps one rune to
-/// one rune (`İ` to `i`) and knows no final sigma, unlike `str::to_lowercase` (whose
-/// context rules also bring their own Unicode tables into the wasm modules).
-pub(crate) fn go_to_lower(s: &str) -> String {
-    s.chars()
-        .map(|c| match c {
-            '\u{130}' => 'i',
-            c => c.to_lowercase().next().unwrap_or(c),
-        })
-        .collect()
-}
 
 /// The resource-type part of `Validate`. Upstream asks API discovery; this uses fixed
 /// tables, so custom resources count as unknown.

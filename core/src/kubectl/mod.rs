@@ -26,6 +26,7 @@ pub mod command;
 pub mod describe;
 pub mod drain;
 pub mod label;
+mod lower;
 pub mod selector;
 pub mod taint;
 
