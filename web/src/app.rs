@@ -352,7 +352,6 @@ pub fn app() -> Html {
                     <h2>{t.s(K::ExplainTitle)}</h2>
                     <explain::Explain analysis={analysis.clone()} selected={state.selected} />
                 </div>
-                <explain::PastedEvents analysis={analysis.clone()} />
                 <explain::Events analysis={analysis.clone()} />
             </>
         },
@@ -394,7 +393,7 @@ pub fn app() -> Html {
                             { for Lang::ALL.iter().map(|l| html!{ <option value={l.tag()} lang={l.tag()} selected={*lang == *l}>{l.native_name()}</option> }) }
                         </select>
                     </label>
-                    <theme::ThemeSelect theme={*theme} on_change={on_theme} />
+                    {theme::theme_select(t, *theme, &on_theme)}
                 </div>
             </header>
             <div class="notices" aria-live="polite">

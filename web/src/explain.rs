@@ -257,7 +257,7 @@ pub fn explain_cell(props: &ExplainProps) -> Html {
             <p>{ if x.kubelet_admits { t.s(K::KubeletAdmits) } else { t.s(K::KubeletRejects) } }</p>
             <h4>{t.s(K::EvictionTitle)}</h4>
             <p>{eviction}</p>
-            <PodDetails pod={Rc::new(pod.clone())} />
+            {pod_details(t, pod)}
         </article>
     }
 }
@@ -439,18 +439,10 @@ fn scores_html(t: T, px: &PlacementExplanation) -> Html {
     }
 }
 
-/// Properties of [`PodDetails`].
-#[derive(Properties, PartialEq)]
-pub struct PodDetailsProps {
-    /// The pod.
-    pub pod: Rc<PodEntry>,
-}
-
-/// A pod's tolerations after admission, what admission dropped, and API validation.
-#[function_component(PodDetails)]
-pub fn pod_details(props: &PodDetailsProps) -> Html {
-    let t = use_t();
-    let pod = &props.pod;
+/// A pod's tolerations after admission, what admission dropped, and API validation (a
+/// function of the explanation, not a component: each component type costs the page its
+/// own copy of Yew's lifecycle code).
+pub fn pod_details(t: T, pod: &PodEntry) -> Html {
     html! {
         <>
             <h4>{t.s(K::PodTolerations)}</h4>
@@ -503,18 +495,24 @@ pub struct EventsProps {
     pub analysis: Rc<Analysis>,
 }
 
-/// Every pending pod's FailedScheduling event, as `kubectl describe pod` shows it.
+/// Pasted FailedScheduling events explained against the pasted nodes ([`pasted_events`]),
+/// then every pending pod's FailedScheduling event, as `kubectl describe pod` shows it.
+/// One component for both: each component type costs the page its own copy of Yew's
+/// lifecycle code.
 #[function_component(Events)]
 pub fn events(props: &EventsProps) -> Html {
     let t = use_t();
     let a = &props.analysis;
+    let pasted = pasted_events(t, a);
     if a.nodes.is_empty() && a.pods.is_empty() {
-        return Html::default();
+        return pasted;
     }
     let pending: Vec<usize> = (0..a.pods.len())
         .filter(|&p| a.message(p).is_some())
         .collect();
     html! {
+        <>
+        {pasted}
         <section class="events" aria-labelledby="events-heading">
             <h3 id="events-heading">{t.s(K::FailedSchedulingTitle)}</h3>
             if pending.is_empty() {
@@ -538,14 +536,8 @@ pub fn events(props: &EventsProps) -> Html {
                 }
             }) }
         </section>
+        </>
     }
-}
-
-/// Properties of [`PastedEvents`].
-#[derive(Properties, PartialEq)]
-pub struct PastedEventsProps {
-    /// The analysis.
-    pub analysis: Rc<Analysis>,
 }
 
 fn suggest(key: &str, value: &str, effect: &TaintEffect) -> String {
@@ -644,10 +636,7 @@ fn event_html(t: T, a: &Analysis, e: &EventEntry) -> Html {
 }
 
 /// Pasted FailedScheduling events, explained against the pasted nodes.
-#[function_component(PastedEvents)]
-pub fn pasted_events(props: &PastedEventsProps) -> Html {
-    let t = use_t();
-    let a = &props.analysis;
+pub fn pasted_events(t: T, a: &Analysis) -> Html {
     if a.events.is_empty() {
         return Html::default();
     }

@@ -636,8 +636,8 @@ pub fn matrix(props: &MatrixProps) -> Html {
             if a.pods.len() > rows_n {
                 <p class="note">{format!("… +{}", a.pods.len() - rows_n)}</p>
             }
-            <Legend />
-            <NodeBars analysis={props.analysis.clone()} />
+            {legend(t)}
+            {node_bars(t, a)}
         </div>
     }
 }
@@ -653,11 +653,10 @@ fn percent(requested: i64, allocatable: i64) -> i64 {
 /// Nodes listed in the resources section at most.
 pub const MAX_BAR_NODES: usize = 60;
 
-/// Per node, requested / allocatable for each resource the pasted pods use.
-#[function_component(NodeBars)]
-pub fn node_bars(props: &NodeBarsProps) -> Html {
-    let t = use_t();
-    let a = &props.analysis;
+/// Per node, requested / allocatable for each resource the pasted pods use. A function
+/// of the matrix rather than a component of its own, as is [`legend`]: each component
+/// type costs the page its own copy of Yew's lifecycle code.
+pub fn node_bars(t: T, a: &Analysis) -> Html {
     let resources = &a.placement.resources;
     // Only the pod count: no pod requests anything, and no node says what it holds.
     let any_known = (0..a.nodes.len()).any(|n| a.placement.allocatable[n].is_some());
@@ -708,17 +707,8 @@ pub fn node_bars(props: &NodeBarsProps) -> Html {
     }
 }
 
-/// Properties of [`NodeBars`].
-#[derive(Properties, PartialEq)]
-pub struct NodeBarsProps {
-    /// The analysis.
-    pub analysis: Rc<Analysis>,
-}
-
 /// The symbols of the matrix, explained.
-#[function_component(Legend)]
-pub fn legend() -> Html {
-    let t = use_t();
+pub fn legend(t: T) -> Html {
     html! {
         <details class="legend">
             <summary>{t.s(K::Legend)}</summary>

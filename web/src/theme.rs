@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use crate::i18n::{K, use_t};
+use crate::i18n::{K, T};
 
 /// Local storage key of the choice.
 pub const THEME_KEY: &str = "taintlab.theme";
@@ -61,21 +61,12 @@ pub fn apply(theme: Theme) {
     crate::glue::storage::storage_set(THEME_KEY, theme.as_str());
 }
 
-/// Properties of [`ThemeSelect`].
-#[derive(Properties, PartialEq)]
-pub struct ThemeSelectProps {
-    /// The current choice.
-    pub theme: Theme,
-    /// A new choice.
-    pub on_change: Callback<Theme>,
-}
-
-/// The theme menu.
-#[function_component(ThemeSelect)]
-pub fn theme_select(props: &ThemeSelectProps) -> Html {
-    let t = use_t();
+/// The theme menu showing `theme`; `on_change` gets a new choice. A function of the app,
+/// not a component: each component type costs the page its own copy of Yew's lifecycle
+/// code.
+pub fn theme_select(t: T, theme: Theme, on_change: &Callback<Theme>) -> Html {
     let onchange = {
-        let cb = props.on_change.clone();
+        let cb = on_change.clone();
         Callback::from(move |e: Event| {
             if let Some(s) = e.target_dyn_into::<web_sys::HtmlSelectElement>() {
                 cb.emit(Theme::parse(&s.value()));
@@ -87,7 +78,7 @@ pub fn theme_select(props: &ThemeSelectProps) -> Html {
             <span>{t.s(K::ThemeLabel)}</span>
             <select id="theme-select" {onchange}>
                 { for [(Theme::System, K::ThemeSystem), (Theme::Light, K::ThemeLight), (Theme::Dark, K::ThemeDark)].iter().map(|(th, k)| html!{
-                    <option value={th.as_str()} selected={props.theme == *th}>{t.s(*k)}</option>
+                    <option value={th.as_str()} selected={theme == *th}>{t.s(*k)}</option>
                 }) }
             </select>
         </label>
