@@ -766,8 +766,11 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
             off = end;
             continue;
         }
+        // kubectl prints no line that starts with `#`: a comment (a YAML file's, often
+        // naming the command that printed a table) ends what the command printed.
         if mode == Mode::Table
             && (line.starts_with("---")
+                || trimmed.starts_with('#')
                 || line.starts_with("apiVersion:")
                 || line.starts_with("kind:")
                 || line.starts_with(['{', '[']))
@@ -1596,6 +1599,29 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    #[test]
+    fn comments_naming_a_command_are_not_its_output() {
+        let text = "# A Deployment and its pods as `kubectl get pods -o wide` prints them: the\n# rows named <deployment>-<hash>-<5 characters> are the Deployment's.\napiVersion: v1\nkind: Node\nmetadata: {name: n1}\n";
+        let p = parse_auto(text, &Options::default());
+        assert_eq!(p.nodes.len(), 1);
+        assert!(
+            !p.diagnostics.iter().any(|d| d.code == Code::SkippedLine),
+            "{:?}",
+            p.diagnostics
+        );
+        // What the command printed is still skipped up to the comment.
+        let text = "$ kubectl get pods\nNAME   READY   STATUS    RESTARTS   AGE\nweb    1/1     Running   0          1m\n# the node:\napiVersion: v1\nkind: Node\nmetadata: {name: n1}\n";
+        let p = parse_auto(text, &Options::default());
+        assert_eq!(p.nodes.len(), 1);
+        let skipped: Vec<_> = p
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == Code::SkippedLine)
+            .map(|d| d.location.line)
+            .collect();
+        assert_eq!(skipped, [2], "{:?}", p.diagnostics);
     }
 
     #[test]
