@@ -29,10 +29,13 @@ const BUDGET_GZ_BYTES: u64 = 450_000;
 /// their forms: the What-if tab (498,302 B), then, after one shared sort and B-tree
 /// collections built by insertion across the crates (481,662 B), the per-pod eviction
 /// timelines with the core's eviction simulators (455,201 B) and the Kubewarden tab's
-/// answers (447,730 B, under the target). The ceiling is the target itself, 2,270 B
-/// above that figure. (The end-to-end suite gzips the same files with Node's zlib, which
-/// compresses this wasm about 7.7 KB less tightly; it asserts its own ceiling.)
-const CEILING_GZ_BYTES: u64 = 450_000;
+/// answers (447,730 B, under the target). Five small components made plain functions
+/// (each component type carries its own copy of Yew's lifecycle code), with the smaller
+/// core the npm work brought, took it to 437,400 B. This ceiling is that figure plus
+/// 2,600 B, so growth does not go unnoticed. (The end-to-end suite gzips the same files
+/// with Node's zlib, which compresses this wasm 5-8 KB less tightly; it asserts its own
+/// ceiling.)
+const CEILING_GZ_BYTES: u64 = 440_000;
 /// Where `cargo xtask serve` listens unless TAINTLAB_PORT says otherwise.
 const DEFAULT_PORT: &str = "8080";
 
