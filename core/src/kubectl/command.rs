@@ -361,7 +361,8 @@ pub(crate) struct ParsedFlags {
     pub(crate) selector: String,
     pub(crate) dry_run: Option<String>,
     /// Values of [`FlagUse::Extra`] flags, by name; a repeated flag keeps the last.
-    pub(crate) extra: alloc::collections::BTreeMap<&'static str, String>,
+    /// (`String` keys: the modules already hold that map type, not one of `&str`.)
+    pub(crate) extra: alloc::collections::BTreeMap<String, String>,
     /// The subcommand, for the unsupported-flag message.
     command: &'static str,
     /// The `%q` tables of the kubectl release, for flag-value errors.
@@ -395,7 +396,7 @@ impl ParsedFlags {
                 } else {
                     String::from(value)
                 };
-                self.extra.insert(def.name, v);
+                self.extra.insert(def.name.into(), v);
             }
             FlagUse::Unsupported => {
                 return Err(CommandError::Unsupported(format!(

@@ -1094,15 +1094,18 @@ pub(crate) fn pre_filter_result_error<'n>(
     if minor > 30 {
         return None;
     }
-    let existing: BTreeSet<&str> = crate::sort::set_from(node_names);
+    // A sorted list rather than a `BTreeSet<&str>`, a map type nothing else uses.
+    let mut existing: Vec<&str> = node_names.collect();
+    crate::sort::sort(&mut existing);
+    let existing = |n: &str| existing.binary_search(&n).is_ok();
     if minor <= 29 {
         names
             .iter()
-            .find(|n| !existing.contains(n.as_str()))
+            .find(|n| !existing(n.as_str()))
             .map(|n| PodOutcome::SchedulerError {
                 message: node_not_found_error(n),
             })
-    } else if names.iter().all(|n| !existing.contains(n.as_str())) {
+    } else if names.iter().all(|n| !existing(n.as_str())) {
         Some(PodOutcome::SchedulerPanic {
             message: String::from(DIVIDE_BY_ZERO_PANIC),
         })
