@@ -55,26 +55,20 @@ fn api_version(kind: ControllerKind) -> &'static str {
     }
 }
 
-/// The simulation's budgets as the disruption module holds them.
-pub(super) fn budgets(cluster: &super::Cluster) -> Vec<PodDisruptionBudget> {
+/// A budget as the disruption module holds it.
+fn budget(b: &super::cluster::DisruptionBudget) -> PodDisruptionBudget {
     let conv = |v: &IntOrPercent| match v {
         IntOrPercent::Int(i) => disruption::IntOrPercent::Int(*i),
         IntOrPercent::Percent(s) => disruption::IntOrPercent::Str(s.clone()),
     };
-    cluster
-        .disruption_budgets
-        .iter()
-        .map(|b| {
-            let mut pdb = PodDisruptionBudget::new(&b.namespace, &b.name);
-            pdb.spec = PdbSpec {
-                min_available: b.min_available.as_ref().map(conv),
-                max_unavailable: b.max_unavailable.as_ref().map(conv),
-                selector: Some(b.selector.clone()),
-                unhealthy_pod_eviction_policy: None,
-            };
-            pdb
-        })
-        .collect()
+    let mut pdb = PodDisruptionBudget::new(&b.namespace, &b.name);
+    pdb.spec = PdbSpec {
+        min_available: b.min_available.as_ref().map(conv),
+        max_unavailable: b.max_unavailable.as_ref().map(conv),
+        selector: Some(b.selector.clone()),
+        unhealthy_pod_eviction_policy: None,
+    };
+    pdb
 }
 
 /// The `kubectl drain` arguments for the flags.
@@ -183,6 +177,16 @@ impl World<'_> {
         Workloads { items }
     }
 
+    /// Budget `i` with its status, made from the input on first use (a run that evicts
+    /// nothing never converts them).
+    fn budget_mut(&mut self, i: usize) -> Option<&mut PodDisruptionBudget> {
+        let slot = self.budgets.get_mut(i)?;
+        if slot.is_none() {
+            *slot = Some(budget(self.input.cluster.disruption_budgets.get(i)?));
+        }
+        slot.as_mut()
+    }
+
     /// Brings the status of the budgets that select `pod` up to date (the others play
     /// no part in its eviction).
     fn sync_budgets(&mut self, pod: usize) {
@@ -216,14 +220,14 @@ impl World<'_> {
                     .map(|ids| ids.iter().filter_map(|&id| self.pod_record(id)).collect())
                     .unwrap_or_default();
                 debug_assert!(fresh == cache.records);
-                if let Some(b) = self.budgets.get(i) {
-                    let (mut x, mut y) = (b.clone(), b.clone());
+                if let Some(b) = self.budget_mut(i).map(|b| b.clone()) {
+                    let (mut x, mut y) = (b.clone(), b);
                     disruption::apply_sync(&mut x, &fresh, &workloads, now);
                     disruption::apply_sync(&mut y, &cache.records, &cache.workloads, now);
                     debug_assert!(x == y);
                 }
             }
-            if let Some(b) = self.budgets.get_mut(i) {
+            if let Some(b) = self.budget_mut(i) {
                 disruption::apply_sync(b, &cache.records, &cache.workloads, now);
             }
             if let Some(slot) = self.budget_records.get_mut(i) {
@@ -319,8 +323,8 @@ impl World<'_> {
             let mut by_label: BudgetsByLabel = alloc::collections::BTreeMap::new();
             let mut general = Vec::new();
             let mut selectors = Vec::new();
-            for (i, b) in self.budgets.iter().enumerate() {
-                let sel = b.spec.selector.as_ref();
+            for (i, b) in self.input.cluster.disruption_budgets.iter().enumerate() {
+                let sel = Some(&b.selector);
                 selectors.push(sel.and_then(|s| s.to_selector().ok()));
                 match sel.and_then(|s| s.match_labels.iter().next()) {
                     Some((k, v)) => by_label
@@ -359,7 +363,8 @@ impl World<'_> {
         hits.dedup();
         let start = self.budget_lists.len();
         for &i in &hits {
-            let selected = self.budgets.get(i).is_some_and(|b| b.namespace == *ns)
+            let selected = (self.input.cluster.disruption_budgets.get(i))
+                .is_some_and(|b| b.namespace == *ns)
                 && selectors
                     .get(i)
                     .and_then(Option::as_ref)
@@ -545,14 +550,14 @@ impl DrainWorld for World<'_> {
         let mut selecting: Vec<PodDisruptionBudget> = mine
             .iter()
             .filter_map(|&i| {
-                let b = self.budgets.get_mut(i)?;
+                let b = self.budget_mut(i)?;
                 Some(core::mem::replace(b, PodDisruptionBudget::new("", "")))
             })
             .collect();
         let outcome = disruption::evict(&record, &mut selecting, now, dry_run, version);
         for (&i, b) in mine.iter().zip(selecting) {
             if let Some(slot) = self.budgets.get_mut(i) {
-                *slot = b;
+                *slot = Some(b);
             }
         }
         match outcome {

@@ -324,8 +324,8 @@ pub(super) struct World<'a> {
     pub dirty_workloads: BTreeSet<usize>,
     pub dirty_daemon_nodes: BTreeSet<usize>,
     pub drains: Vec<DrainRun>,
-    /// The PodDisruptionBudgets with their status.
-    pub budgets: Vec<crate::disruption::PodDisruptionBudget>,
+    /// The PodDisruptionBudgets with their status, each made on first use.
+    pub budgets: Vec<Option<crate::disruption::PodDisruptionBudget>>,
     /// Per budget, the pods it selects (labels do not change).
     pub budget_pods: Vec<Vec<usize>>,
     /// Per budget, its pods' records as the last sync left them.
@@ -469,7 +469,7 @@ impl<'a> World<'a> {
             dirty_workloads: BTreeSet::new(),
             dirty_daemon_nodes: BTreeSet::new(),
             drains: Vec::new(),
-            budgets: super::drain_step::budgets(&input.cluster),
+            budgets: alloc::vec![None; input.cluster.disruption_budgets.len()],
             budget_pods: alloc::vec![Vec::new(); input.cluster.disruption_budgets.len()],
             budget_records: core::iter::repeat_with(Default::default)
                 .take(input.cluster.disruption_budgets.len())
