@@ -48,7 +48,7 @@ const REGION_LABELS: [&str; 2] = [
 /// Nodes with this label are left out of zone disruption counting.
 const EXCLUDE_DISRUPTION_LABEL: &str = "node.kubernetes.io/exclude-disruption";
 
-/// Ids by namespace and name, found by the key's hash (FNV-1a): a lookup compares
+/// Ids by namespace and name, found by the key's hash ([`name_hash`]): a lookup compares
 /// strings only for the keys with that hash, and a key borrowed from the input cluster
 /// is not copied.
 #[derive(Default)]
@@ -62,19 +62,38 @@ enum Named<'a> {
     Many(Vec<NameKey<'a>>),
 }
 
+/// The index's hash of a key: eight bytes at a time, multiply and rotate (the scheme of
+/// rustc's FxHasher), each part followed by its length so the parts cannot run into
+/// each other.
 fn name_hash(namespace: &str, name: &str) -> u64 {
-    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
-    h.write(namespace.as_bytes());
-    // 0xff never occurs in UTF-8, so namespace and name cannot run into each other.
-    h.write(&[0xff]);
-    h.write(name.as_bytes());
-    h.finish()
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mut h: u64 = 0;
+    let mut add = |w: u64| h = (h.rotate_left(5) ^ w).wrapping_mul(K);
+    for part in [namespace, name] {
+        let mut chunks = part.as_bytes().chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            add(u64::from_le_bytes(w));
+        }
+        let mut w = [0u8; 8];
+        for (d, b) in w.iter_mut().zip(chunks.remainder()) {
+            *d = *b;
+        }
+        add(u64::from_le_bytes(w));
+        add(part.len() as u64);
+    }
+    h
 }
 
 impl<'a> ByName<'a> {
     pub fn get(&self, namespace: &str, name: &str) -> Option<usize> {
+        self.get_hashed(name_hash(namespace, name), namespace, name)
+    }
+
+    fn get_hashed(&self, hash: u64, namespace: &str, name: &str) -> Option<usize> {
         let is = |k: &NameKey<'_>| k.0 == namespace && k.1 == name;
-        match self.0.get(&name_hash(namespace, name))? {
+        match self.0.get(&hash)? {
             Named::One(k) => is(k).then_some(k.2),
             Named::Many(v) => v.iter().find(|k| is(k)).map(|k| k.2),
         }
@@ -96,7 +115,10 @@ impl<'a> ByName<'a> {
     /// Maps the key to `id`, keeping a borrowed key borrowed.
     pub fn insert_cow(&mut self, namespace: Cow<'a, str>, name: Cow<'a, str>, id: usize) {
         let hash = name_hash(&namespace, &name);
-        let key = (namespace, name, id);
+        self.insert_hashed(hash, (namespace, name, id));
+    }
+
+    fn insert_hashed(&mut self, hash: u64, key: NameKey<'a>) {
         match self.0.entry(hash) {
             alloc::collections::btree_map::Entry::Vacant(e) => {
                 e.insert(Named::One(key));
@@ -124,7 +146,10 @@ impl<'a> ByName<'a> {
     }
 
     pub fn remove(&mut self, namespace: &str, name: &str) {
-        let hash = name_hash(namespace, name);
+        self.remove_hashed(name_hash(namespace, name), namespace, name);
+    }
+
+    fn remove_hashed(&mut self, hash: u64, namespace: &str, name: &str) {
         let is = |k: &NameKey<'_>| k.0 == namespace && k.1 == name;
         let empty = match self.0.get_mut(&hash) {
             None => return,
@@ -1905,6 +1930,57 @@ impl Hasher for Fnv {
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
             self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+#[cfg(test)]
+mod by_name_tests {
+    use super::*;
+
+    #[test]
+    fn keys_sharing_a_hash_stay_apart() {
+        let mut m = ByName::default();
+        let owned = |s: &str| Cow::Owned(String::from(s));
+        m.insert_hashed(7, (owned("ns"), owned("a"), 1));
+        m.insert_hashed(7, (owned("ns"), owned("b"), 2));
+        m.insert_hashed(7, (owned("other"), owned("a"), 3));
+        assert_eq!(m.get_hashed(7, "ns", "a"), Some(1));
+        assert_eq!(m.get_hashed(7, "ns", "b"), Some(2));
+        assert_eq!(m.get_hashed(7, "other", "a"), Some(3));
+        assert_eq!(m.get_hashed(7, "ns", "c"), None);
+        // A key inserted again takes the new id.
+        m.insert_hashed(7, (owned("ns"), owned("b"), 4));
+        assert_eq!(m.get_hashed(7, "ns", "b"), Some(4));
+        m.remove_hashed(7, "ns", "a");
+        assert_eq!(m.get_hashed(7, "ns", "a"), None);
+        assert_eq!(m.get_hashed(7, "other", "a"), Some(3));
+        m.remove_hashed(7, "ns", "b");
+        m.remove_hashed(7, "other", "a");
+        assert!(m.0.is_empty());
+    }
+
+    #[test]
+    fn namespace_and_name_do_not_run_into_each_other() {
+        assert_ne!(name_hash("ab", "c"), name_hash("a", "bc"));
+        assert_ne!(name_hash("abcdefgh", ""), name_hash("", "abcdefgh"));
+        let mut m = ByName::default();
+        for i in 0..2_000 {
+            m.insert(
+                &alloc::format!("ns{}", i % 7),
+                &alloc::format!("pod-{i}"),
+                i,
+            );
+        }
+        for i in 0..2_000 {
+            assert_eq!(
+                m.get(&alloc::format!("ns{}", i % 7), &alloc::format!("pod-{i}")),
+                Some(i)
+            );
+            assert!(!m.contains(
+                &alloc::format!("ns{}", (i + 1) % 7),
+                &alloc::format!("pod-{i}")
+            ));
         }
     }
 }
