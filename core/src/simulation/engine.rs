@@ -195,13 +195,45 @@ pub(super) enum Phase {
     Gone,
 }
 
+/// A pod's spec: borrowed from the input cluster, or owned (boxed, so that a pod slot
+/// stays small whichever it holds).
+pub(super) enum Spec<'a> {
+    Borrowed(&'a SchedulingPod),
+    Owned(alloc::boxed::Box<SchedulingPod>),
+}
+
+impl Spec<'_> {
+    /// The spec to change, copied first if it is borrowed.
+    pub fn to_mut(&mut self) -> &mut SchedulingPod {
+        match self {
+            Spec::Owned(sp) => sp,
+            Spec::Borrowed(sp) => {
+                let copy = alloc::boxed::Box::new(SchedulingPod::clone(sp));
+                *self = Spec::Owned(copy);
+                self.to_mut()
+            }
+        }
+    }
+}
+
+impl core::ops::Deref for Spec<'_> {
+    type Target = SchedulingPod;
+
+    fn deref(&self) -> &SchedulingPod {
+        match self {
+            Spec::Borrowed(sp) => sp,
+            Spec::Owned(sp) => sp,
+        }
+    }
+}
+
 /// A pod object. A starting pod borrows its spec and labels from the input cluster
 /// (copied only if the simulation changes them); a pod created during the run owns them.
 /// Admission's tolerations of a borrowed spec are kept beside it ([`World::admitted`]),
 /// shared by every pod whose tolerations admission changed alike, so the spec is not
 /// copied for them: read a pod's tolerations with [`World::tolerations`].
 pub(super) struct PodSlot<'a> {
-    pub pod: Cow<'a, SchedulingPod>,
+    pub pod: Spec<'a>,
     /// Index into [`World::admitted`] when admission changed the borrowed spec's
     /// tolerations (an owned spec carries its admitted tolerations itself).
     pub admitted: Option<usize>,
@@ -216,8 +248,9 @@ pub(super) struct PodSlot<'a> {
     pub node: Option<usize>,
     /// Index of the open span in the timeline.
     pub span: Option<usize>,
-    /// Scheduling class (pods of one class schedule alike).
-    pub class: usize,
+    /// Scheduling class (pods of one class schedule alike); a pod that is not a
+    /// controller's gets its own at its first scheduling cycle (`None` until then).
+    pub class: Option<usize>,
     pub last_message: Option<String>,
     pub nominated: Option<usize>,
     /// When set, the pod is gone at this second unless its node stops reporting.
@@ -1020,7 +1053,7 @@ impl<'a> World<'a> {
         let id = self.pods.len();
         let (mut pod, labels, owner, grace, empty_dir, mirror) = match p {
             Cow::Borrowed(c) => (
-                Cow::Borrowed(&c.pod),
+                Spec::Borrowed(&c.pod),
                 Cow::Borrowed(&c.labels),
                 c.owner.as_ref().map(Cow::Borrowed),
                 c.termination_grace_period_seconds,
@@ -1028,7 +1061,7 @@ impl<'a> World<'a> {
                 c.mirror,
             ),
             Cow::Owned(c) => (
-                Cow::Owned(c.pod),
+                Spec::Owned(alloc::boxed::Box::new(c.pod)),
                 Cow::Owned(c.labels),
                 c.owner.map(Cow::Owned),
                 c.termination_grace_period_seconds,
@@ -1042,12 +1075,12 @@ impl<'a> World<'a> {
             .as_ref()
             .is_some_and(|o| o.kind == ControllerKind::DaemonSet);
         let admitted = match &mut pod {
-            Cow::Owned(sp) => {
+            Spec::Owned(sp) => {
                 let tolerations = &mut sp.pod.tolerations;
                 *tolerations = self.admit_tolerations(daemon, tolerations);
                 None
             }
-            Cow::Borrowed(sp) => {
+            Spec::Borrowed(sp) => {
                 let sp: &'a SchedulingPod = sp;
                 self.admitted_index(daemon, &sp.pod.tolerations)
             }
@@ -1067,7 +1100,6 @@ impl<'a> World<'a> {
         if self.watched && self.gone_keys.contains(&pod.pod.namespace, &pod.pod.name) {
             self.reused = true;
         }
-        let class = class.unwrap_or_else(|| self.new_class());
         self.out.pods.push(PodRecord {
             namespace: pod.pod.namespace.clone(),
             name: pod.pod.name.clone(),
@@ -1077,7 +1109,7 @@ impl<'a> World<'a> {
             replaces,
         });
         match &pod {
-            Cow::Borrowed(sp) => {
+            Spec::Borrowed(sp) => {
                 let sp: &'a SchedulingPod = sp;
                 self.pod_by_key.insert_cow(
                     Cow::Borrowed(sp.pod.namespace.as_str()),
@@ -1085,7 +1117,7 @@ impl<'a> World<'a> {
                     id,
                 );
             }
-            Cow::Owned(sp) => self.pod_by_key.insert(&sp.pod.namespace, &sp.pod.name, id),
+            Spec::Owned(sp) => self.pod_by_key.insert(&sp.pod.namespace, &sp.pod.name, id),
         }
         // The pod keeps its requested node until it is bound (a pod created with
         // `nodeName` skips the scheduler).
@@ -1180,11 +1212,14 @@ impl<'a> World<'a> {
     pub fn admitted_spec(&self, p: &PodSlot<'a>) -> Cow<'a, SchedulingPod> {
         match p.admitted.and_then(|i| self.admitted.get(i)) {
             Some((_, _, t)) => {
-                let mut s = p.pod.as_ref().clone();
+                let mut s = SchedulingPod::clone(&p.pod);
                 s.pod.tolerations.clone_from(t);
                 Cow::Owned(s)
             }
-            None => p.pod.clone(),
+            None => match &p.pod {
+                Spec::Borrowed(sp) => Cow::Borrowed(*sp),
+                Spec::Owned(sp) => Cow::Owned(SchedulingPod::clone(sp)),
+            },
         }
     }
 

@@ -162,7 +162,16 @@ impl World<'_> {
             return Err(alloc::boxed::Box::new(PodOutcome::Gated));
         };
         let spod = self.admitted_spec(p);
-        let class = p.class;
+        let class = match p.class {
+            Some(c) => c,
+            None => {
+                let c = self.new_class();
+                if let Some(p) = self.pods.get_mut(pod) {
+                    p.class = Some(c);
+                }
+                c
+            }
+        };
         let prep = PreparedPod::new(&spod, popts);
         let fast = !self.naive
             && matches!(prep.pre_filter, PreFilterResult::AllNodes)
