@@ -197,120 +197,20 @@ impl World<'_> {
         // The finders' view changes only when a workload is added, scaled or renamed.
         let workloads = match self.finder.take() {
             Some(w) => w,
-            None => {
-                self.finder_gen += 1;
-                self.finder_workloads()
-            }
+            None => self.finder_workloads(),
         };
         let now = self.now;
         for i in mine {
-            let mut cache = self
-                .budget_records
-                .get_mut(i)
-                .map(core::mem::take)
+            let records: Vec<PodRecord> = self
+                .budget_pods
+                .get(i)
+                .map(|ids| ids.iter().filter_map(|&id| self.pod_record(id)).collect())
                 .unwrap_or_default();
-            self.refresh_budget_records(i, &mut cache, &workloads);
-            #[cfg(debug_assertions)]
-            {
-                // The kept records are those made afresh, and the narrowed workloads give
-                // the budget the status all of them give.
-                let fresh: Vec<PodRecord> = self
-                    .budget_pods
-                    .get(i)
-                    .map(|ids| ids.iter().filter_map(|&id| self.pod_record(id)).collect())
-                    .unwrap_or_default();
-                debug_assert!(fresh == cache.records);
-                if let Some(b) = self.budget_mut(i).map(|b| b.clone()) {
-                    let (mut x, mut y) = (b.clone(), b);
-                    disruption::apply_sync(&mut x, &fresh, &workloads, now);
-                    disruption::apply_sync(&mut y, &cache.records, &cache.workloads, now);
-                    debug_assert!(x == y);
-                }
-            }
             if let Some(b) = self.budget_mut(i) {
-                disruption::apply_sync(b, &cache.records, &cache.workloads, now);
-            }
-            if let Some(slot) = self.budget_records.get_mut(i) {
-                *slot = cache;
+                disruption::apply_sync(b, &records, &workloads, now);
             }
         }
         self.finder = Some(workloads);
-    }
-
-    /// Brings budget `i`'s records up to date: the pods it selected that are gone leave
-    /// (for good), the others get their phase, node, readiness and deletion of now, the
-    /// pods that joined since are added, in the order they joined (the order of
-    /// [`World::budget_pods`]). The finders' workloads are narrowed to those the pods'
-    /// owner references can reach (see [`BudgetRecords::workloads`]).
-    fn refresh_budget_records(&self, i: usize, cache: &mut BudgetRecords, all: &Workloads) {
-        let ids = self.budget_pods.get(i).map_or(&[][..], Vec::as_slice);
-        let mut k = 0;
-        while k < cache.ids.len() {
-            let id = cache.ids.get(k).copied().unwrap_or(usize::MAX);
-            let live = match cache.records.get_mut(k) {
-                Some(r) => self.refresh_record(id, r),
-                None => false,
-            };
-            if live {
-                k += 1;
-            } else {
-                cache.ids.remove(k);
-                cache.records.remove(k);
-            }
-        }
-        let joined = ids.get(cache.seen..).unwrap_or(&[]);
-        let mut new_owner = false;
-        for &id in joined {
-            if let Some(r) = self.pod_record(id) {
-                new_owner |= r.controller.as_ref().is_some_and(|c| {
-                    !cache
-                        .owners
-                        .iter()
-                        .any(|(ns, name)| *ns == r.namespace && *name == c.name)
-                });
-                cache.ids.push(id);
-                cache.records.push(r);
-            }
-        }
-        cache.seen = ids.len();
-        if new_owner || cache.finder_gen != self.finder_gen {
-            cache.owners.clear();
-            for r in &cache.records {
-                if let Some(c) = &r.controller
-                    && !cache
-                        .owners
-                        .iter()
-                        .any(|(ns, name)| *ns == r.namespace && *name == c.name)
-                {
-                    cache.owners.push((r.namespace.clone(), c.name.clone()));
-                }
-            }
-            cache.workloads = reachable_workloads(all, &cache.owners);
-            cache.finder_gen = self.finder_gen;
-        }
-    }
-
-    /// Updates what can change in a pod's record since it was made; false once the pod
-    /// is gone.
-    fn refresh_record(&self, id: usize, r: &mut PodRecord) -> bool {
-        let Some(p) = self.pods.get(id) else {
-            return false;
-        };
-        let node = p.node.and_then(|n| self.nodes.get(n));
-        let (phase, deletion) = match p.phase {
-            Phase::Pending => (PodPhase::Pending, None),
-            Phase::Running => (PodPhase::Running, None),
-            Phase::Terminating { since, .. } => (PodPhase::Running, Some(since + p.grace)),
-            Phase::Gone => return false,
-        };
-        let node_name = node.map_or("", |n| n.spec.name.as_str());
-        if r.node_name != node_name {
-            r.node_name = String::from(node_name);
-        }
-        r.phase = phase;
-        r.ready = matches!(p.phase, Phase::Running) && node.is_some_and(|n| n.ready);
-        r.deletion_timestamp = deletion;
-        true
     }
 
     /// Records which budgets select a new pod (`PodDisruptionBudget::selects`, with the
@@ -591,59 +491,5 @@ impl DrainWorld for World<'_> {
     fn get_pod(&self, namespace: &str, name: &str) -> Option<PodRecord> {
         self.live_pod(namespace, name)
             .and_then(|id| self.pod_record(id))
-    }
-}
-
-/// A budget's pods as the disruption controller reads them, kept between syncs.
-#[derive(Default)]
-pub(super) struct BudgetRecords {
-    /// How many of [`World::budget_pods`]' entries were looked at.
-    seen: usize,
-    /// The pods not gone, in the order they joined, and their records.
-    ids: Vec<usize>,
-    records: Vec<PodRecord>,
-    /// The namespaces and names of the records' controller references (each once), the
-    /// workloads they reach, and the [`World::finder_gen`] those were taken from. Pods
-    /// that leave do not narrow them (more workloads than needed answer alike).
-    owners: Vec<(String, String)>,
-    workloads: Workloads,
-    finder_gen: u64,
-}
-
-/// The workloads of `all` (in their order) whose namespace and name are one of
-/// `owners` (the pods' controller references), or the controller reference of such a
-/// workload: every workload the disruption controller's finders can look up for these
-/// pods (they look a pod's controller up by its reference, and a ReplicaSet's
-/// Deployment by the ReplicaSet's), so the finders answer as they do with all of them.
-fn reachable_workloads(all: &Workloads, owners: &[(String, String)]) -> Workloads {
-    let named =
-        |w: &disruption::Workload, ns: &str, name: &str| w.namespace == ns && w.name == name;
-    let mut keep: Vec<bool> = all
-        .items
-        .iter()
-        .map(|w| owners.iter().any(|(ns, name)| named(w, ns, name)))
-        .collect();
-    let up: Vec<(&str, &str)> = all
-        .items
-        .iter()
-        .zip(&keep)
-        .filter(|(_, k)| **k)
-        .filter_map(|(w, _)| Some((w.namespace.as_str(), w.controller.as_ref()?.name.as_str())))
-        .collect();
-    if !up.is_empty() {
-        for (w, k) in all.items.iter().zip(keep.iter_mut()) {
-            if !*k && up.iter().any(|(ns, name)| named(w, ns, name)) {
-                *k = true;
-            }
-        }
-    }
-    Workloads {
-        items: all
-            .items
-            .iter()
-            .zip(&keep)
-            .filter(|(_, k)| **k)
-            .map(|(w, _)| w.clone())
-            .collect(),
     }
 }

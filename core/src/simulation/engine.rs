@@ -386,10 +386,6 @@ pub(super) struct World<'a> {
     pub budgets: Vec<Option<crate::disruption::PodDisruptionBudget>>,
     /// Per budget, the pods it selects (labels do not change).
     pub budget_pods: Vec<Vec<usize>>,
-    /// Per budget, its pods' records as the last sync left them.
-    pub budget_records: Vec<super::drain_step::BudgetRecords>,
-    /// Bumped whenever [`World::finder`] is rebuilt.
-    pub finder_gen: u64,
     /// The budgets that select each pod, one pod after the other ([`PodSlot::budgets`]).
     pub budget_lists: Vec<usize>,
     /// Scratch list of [`World::index_budgets`].
@@ -529,10 +525,6 @@ impl<'a> World<'a> {
             drains: Vec::new(),
             budgets: alloc::vec![None; input.cluster.disruption_budgets.len()],
             budget_pods: alloc::vec![Vec::new(); input.cluster.disruption_budgets.len()],
-            budget_records: core::iter::repeat_with(Default::default)
-                .take(input.cluster.disruption_budgets.len())
-                .collect(),
-            finder_gen: 0,
             budget_lists: Vec::new(),
             budget_scratch: Vec::new(),
             budget_index: None,
