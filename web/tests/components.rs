@@ -833,3 +833,46 @@ async fn the_node_form_appends_action_lines_and_errors_and_pending_pods_are_show
             .all(|p| p.starts_with("acme/"))
     );
 }
+
+/// The timeline tab's per-pod timelines, rendered as HTML (here on the page's own
+/// thread, as the worker would): one figure per placed pod of the first example, and the
+/// node-failure preset's narrative with the release's grace period.
+#[wasm_bindgen_test]
+async fn the_timeline_tab_shows_one_figure_per_placed_pod_and_the_failure_preset() {
+    let root = mount().await;
+    let pods = count(&root, "table.matrix tbody tr");
+    click(&root, "#tab-timeline");
+    let idle = "section.timeline-tab[aria-busy=\"false\"]";
+    until("the per-pod timelines", || {
+        has(
+            &root,
+            &format!("{idle} figure.timeline svg[role=\"img\"] desc"),
+        )
+    })
+    .await;
+    let figures = count(&root, "figure.timeline");
+    let unplaced = count(&root, ".tl-out > p.muted");
+    assert!(figures > 0, "no timeline figure");
+    assert_eq!(figures + unplaced, pods, "one line per pod of the matrix");
+    assert!(!has(&root, ".tl-out .narrative"));
+    click(&root, "input[name=\"tl-mode\"]:not(:checked)");
+    until("the node-failure narrative", || {
+        has(&root, &format!("{idle} .tl-out .narrative"))
+    })
+    .await;
+    assert!(
+        text(&root, ".narrative").contains("(50 s)"),
+        "{}",
+        text(&root, ".narrative")
+    );
+    // The failed node is picked in the preset's form.
+    let select: HtmlSelectElement = q(&root, ".timeline-tab form select")
+        .dyn_into()
+        .expect("select");
+    assert!(!select.value().is_empty());
+    assert!(
+        text(&root, "figure.timeline figcaption").contains(&select.value()),
+        "{}",
+        text(&root, "figure.timeline figcaption")
+    );
+}
