@@ -151,7 +151,10 @@ impl PlacementOptions {
 /// `HostPortInfo`: host IP → (protocol, port) pairs in use on a node.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct UsedPorts {
-    by_ip: BTreeMap<String, BTreeSet<(String, i32)>>,
+    /// (host IP, protocol, port), sorted and without repeats: the order and equality of
+    /// upstream's map of sets, in a list (a node holds few ports, and the modules hold
+    /// no map type of their own for it).
+    used: Vec<(String, String, i32)>,
 }
 
 fn sanitize<'a>(ip: &'a str, protocol: &'a str) -> (&'a str, &'a str) {
@@ -168,10 +171,15 @@ impl UsedPorts {
             return;
         }
         let (ip, protocol) = sanitize(&port.host_ip, &port.protocol);
-        self.by_ip
-            .entry(String::from(ip))
-            .or_default()
-            .insert((String::from(protocol), port.host_port));
+        let at = self.used.binary_search_by(|(i, p, n)| {
+            (i.as_str(), p.as_str(), *n).cmp(&(ip, protocol, port.host_port))
+        });
+        if let Err(at) = at {
+            self.used.insert(
+                at,
+                (String::from(ip), String::from(protocol), port.host_port),
+            );
+        }
     }
 
     /// `HostPortInfo.CheckConflict`: `0.0.0.0` conflicts with the pair on any IP; a
@@ -181,22 +189,16 @@ impl UsedPorts {
             return false;
         }
         let (ip, protocol) = sanitize(&port.host_ip, &port.protocol);
-        let has = |set: &BTreeSet<(String, i32)>| {
-            set.iter()
-                .any(|(p, n)| *n == port.host_port && p == protocol)
-        };
-        if ip == BIND_ALL_HOST_IP {
-            self.by_ip.values().any(has)
-        } else {
-            [BIND_ALL_HOST_IP, ip]
-                .iter()
-                .any(|k| self.by_ip.get(*k).is_some_and(has))
-        }
+        self.used.iter().any(|(i, p, n)| {
+            *n == port.host_port
+                && p == protocol
+                && (ip == BIND_ALL_HOST_IP || i == BIND_ALL_HOST_IP || i == ip)
+        })
     }
 
     /// True when nothing is in use.
     pub fn is_empty(&self) -> bool {
-        self.by_ip.is_empty()
+        self.used.is_empty()
     }
 }
 
