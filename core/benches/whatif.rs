@@ -15,10 +15,9 @@
 //! Linux; the group is left out where that file cannot be read). On a shared machine the
 //! wall clock includes the time other processes held the cores; the CPU time does not.
 //!
-//! Last measured (README "What-if simulation"), load average 6–10 on 2 shared cores:
-//! zone failure 1.62 s wall, 939 ms CPU (naive 2.33 s, 1.63 s CPU); drain 81.8 ms wall,
-//! 64.5 ms CPU (naive 139 ms, 70.4 ms CPU). Targets: 1 s and 20 ms. At load 1.5–3.7 the
-//! drain took 36.6–37.9 ms CPU (naive 47.5 ms) once starting pods borrowed their spec.
+//! Last measured (README "What-if simulation"), load average 5.6–6.7 on 2 shared cores:
+//! zone failure 1.03 s wall, 484 ms CPU (naive 1.95 s, 955 ms CPU); drain 65.7 ms wall,
+//! 30.4 ms CPU (naive 83.5 ms, 33.9 ms CPU). Targets: 1 s and 20 ms.
 
 use std::hint::black_box;
 
