@@ -316,15 +316,23 @@ fn find_scale(ws: &Workloads, r: &OwnerRef, ns: &str) -> Result<Found, String> {
 }
 
 /// `getExpectedScale`: the sum of the scales of the distinct controllers of the pods;
-/// pods without a controller are listed apart (`UnmanagedPods`).
+/// pods without a controller are listed apart (`UnmanagedPods`). As upstream, a
+/// controllerRef already looked up is not looked up again (upstream keys by the ref's
+/// uid; the whole ref and namespace here, so refs given without uids stay apart).
 fn expected_scale(ws: &Workloads, pods: &[&PodRecord]) -> Result<(i32, Vec<String>), String> {
     let mut seen: Vec<(String, i32)> = Vec::new();
+    let mut looked_up: Vec<(&str, &OwnerRef)> = Vec::new();
     let mut unmanaged = Vec::new();
     for pod in pods {
         let Some(r) = &pod.controller else {
             unmanaged.push(pod.name.clone());
             continue;
         };
+        let key = (pod.namespace.as_str(), r);
+        if looked_up.contains(&key) {
+            continue;
+        }
+        looked_up.push(key);
         let finders: [Finder; 5] = [
             find_rc,
             find_deployment,
