@@ -330,30 +330,27 @@ pub fn kubewarden(props: &KubewardenProps) -> Html {
         let report = report.clone();
         let pending = pending.clone();
         use_effect_with(deps, move |_| {
-            let my = seq.borrow_mut().issue();
             let json = crate::glue::worker::state_without_texts(&state);
-            pending.set(true);
-            let done = {
-                let report = report.clone();
-                let pending = pending.clone();
-                Callback::from(move |r: crate::glue::worker::Reply| {
-                    let Some(newest) = seq.borrow_mut().take(my) else {
-                        return;
-                    };
-                    if newest {
-                        pending.set(false);
-                    }
+            crate::glue::worker::ask_newest(
+                &seq,
+                &pending,
+                |done| {
+                    crate::glue::worker::policy_job(
+                        json,
+                        &state.nodes,
+                        &state.pods,
+                        lang.tag(),
+                        done,
+                    )
+                },
+                move |r| {
                     report.set(Some(r.map(|(out, _)| {
                         let (status, answers) = out.split_once(PART).unwrap_or(("", &out));
                         Rc::new((status.to_string(), answers.to_string()))
                     })));
                     crate::perf::set("policyAnswered", crate::perf::now());
-                })
-            };
-            if !crate::glue::worker::policy_job(json, &state.nodes, &state.pods, lang.tag(), done) {
-                pending.set(false);
-                report.set(Some(Err("the background worker could not start".into())));
-            }
+                },
+            );
         });
     }
     let tab = props.state.policy.clone();

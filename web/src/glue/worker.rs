@@ -383,6 +383,36 @@ impl Tickets {
     }
 }
 
+/// Sends one job of a tab that shows only the answer to its newest request: `pending`
+/// is set until that answer arrives, a reply overtaken by a newer one is dropped, and a
+/// worker that cannot start answers with an error. `send` posts the job with the reply
+/// callback; `on_reply` takes each reply that counts.
+pub fn ask_newest(
+    tickets: &Rc<RefCell<Tickets>>,
+    pending: &yew::UseStateHandle<bool>,
+    send: impl FnOnce(Callback<Reply>) -> bool,
+    on_reply: impl Fn(Reply) + 'static,
+) {
+    let my = tickets.borrow_mut().issue();
+    pending.set(true);
+    let done = {
+        let tickets = tickets.clone();
+        let pending = pending.clone();
+        Callback::from(move |r: Reply| {
+            let Some(newest) = tickets.borrow_mut().take(my) else {
+                return;
+            };
+            if newest {
+                pending.set(false);
+            }
+            on_reply(r);
+        })
+    };
+    if !send(done.clone()) {
+        done.emit(Err("the background worker could not start".into()));
+    }
+}
+
 /// The state as the worker's jobs take it: JSON without the pane texts, which travel
 /// apart and only when they changed.
 pub fn state_without_texts(state: &crate::store::State) -> String {

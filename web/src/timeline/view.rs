@@ -62,37 +62,21 @@ pub fn timeline(props: &TimelineProps) -> Html {
         let rendered = rendered.clone();
         let pending = pending.clone();
         use_effect_with(deps, move |_| {
-            let my = seq.borrow_mut().issue();
             let json = crate::glue::worker::state_without_texts(&state);
-            pending.set(true);
-            let done = {
-                let rendered = rendered.clone();
-                let pending = pending.clone();
-                let state = state.clone();
-                Callback::from(move |r: crate::glue::worker::Reply| {
-                    let Some(newest) = seq.borrow_mut().take(my) else {
-                        return;
-                    };
-                    if newest {
-                        pending.set(false);
-                    }
+            let (nodes, pods) = (state.nodes.clone(), state.pods.clone());
+            crate::glue::worker::ask_newest(
+                &seq,
+                &pending,
+                |done| crate::glue::worker::timeline_job(json, &nodes, &pods, lang.tag(), done),
+                move |r| {
                     let r = match r {
                         Ok((out, _)) => Ok(split(&out)),
                         Err(e) => local(&state, lang).ok_or(e),
                     };
                     rendered.set(Some(r));
                     crate::perf::set("timelineAnswered", crate::perf::now());
-                })
-            };
-            if !crate::glue::worker::timeline_job(
-                json,
-                &state.nodes,
-                &state.pods,
-                lang.tag(),
-                done.clone(),
-            ) {
-                done.emit(Err("the background worker could not start".into()));
-            }
+                },
+            );
         });
     }
     let at = use_state(|| "60".to_string());

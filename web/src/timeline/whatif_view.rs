@@ -116,20 +116,15 @@ pub fn what_if(props: &WhatIfProps) -> Html {
                 answer.set(None);
                 return;
             }
-            let my = seq.borrow_mut().issue();
             let json = crate::glue::worker::state_without_texts(&state);
-            pending.set(true);
-            let done = {
-                let answer = answer.clone();
-                let pending = pending.clone();
-                let state = state.clone();
-                Callback::from(move |r: crate::glue::worker::Reply| {
-                    let Some(newest) = seq.borrow_mut().take(my) else {
-                        return;
-                    };
-                    if newest {
-                        pending.set(false);
-                    }
+            let (nodes, pods) = (state.nodes.clone(), state.pods.clone());
+            crate::glue::worker::ask_newest(
+                &seq,
+                &pending,
+                |done| {
+                    crate::glue::worker::what_if_job(json, &nodes, &pods, second, lang.tag(), done)
+                },
+                move |r| {
                     let r = match r {
                         Ok((out, ms)) => Ok((Rc::new(Answer::parse(&out)), ms)),
                         Err(e) => local(&analysis, &state, second, lang).ok_or(e),
@@ -139,18 +134,8 @@ pub fn what_if(props: &WhatIfProps) -> Html {
                     now_html.set(None);
                     answer.set(Some(r));
                     crate::perf::set("whatIfAnswered", crate::perf::now());
-                })
-            };
-            if !crate::glue::worker::what_if_job(
-                json,
-                &state.nodes,
-                &state.pods,
-                second,
-                lang.tag(),
-                done.clone(),
-            ) {
-                done.emit(Err("the background worker could not start".into()));
-            }
+                },
+            );
         });
     }
 
