@@ -335,7 +335,8 @@ pub fn kubewarden(props: &KubewardenProps) -> Html {
                 &seq,
                 &pending,
                 |done| {
-                    crate::glue::worker::policy_job(
+                    crate::glue::worker::rendered_job(
+                        crate::glue::worker::Rendered::Policy,
                         json,
                         &state.nodes,
                         &state.pods,

@@ -243,18 +243,32 @@ pub fn import_in_background(text: &str, done: Callback<Reply>) -> bool {
     post_text("import", text, None, done)
 }
 
-/// Asks the worker for the policy's answers: `state` is the state as JSON without the
-/// pane texts; the texts are sent only when they changed since the last job.
-/// `done` gets `crate::policy::report_html`'s text in language `lang` (a BCP 47 tag).
-pub fn policy_job(
+/// A tab whose answer the worker renders from the pane texts it holds, in one language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rendered {
+    /// The Kubewarden tab: `crate::policy::report_html`'s text.
+    Policy,
+    /// The per-pod eviction timelines: `crate::timeline::pods_html::answer`'s text.
+    Timeline,
+}
+
+/// Asks the worker for `tab`'s answer: `state` is the state as JSON without the pane
+/// texts; the texts are sent only when they changed since the last job. `done` gets the
+/// rendered text in language `lang` (a BCP 47 tag). False when no worker can be used.
+pub fn rendered_job(
+    tab: Rendered,
     state: String,
     nodes: &Rc<str>,
     pods: &Rc<str>,
     lang: &str,
     done: Callback<Reply>,
 ) -> bool {
+    let op = match tab {
+        Rendered::Policy => "policy",
+        Rendered::Timeline => "timeline",
+    };
     job(
-        "policy",
+        op,
         state,
         nodes,
         pods,
@@ -263,7 +277,7 @@ pub fn policy_job(
     )
 }
 
-/// Asks the worker to run the what-if and render it, as [`policy_job`] (the two share
+/// Asks the worker to run the what-if and render it, as [`rendered_job`] (the jobs share
 /// the pane texts the worker holds), in language `lang` (a BCP 47 tag) showing second
 /// `at`. `done` gets [`crate::whatif::Answer`]'s text.
 pub fn what_if_job(
@@ -279,26 +293,6 @@ pub fn what_if_job(
         ("lang", JsValue::from_str(lang)),
     ];
     job("whatif", state, nodes, pods, extra, done)
-}
-
-/// Asks the worker for the per-pod eviction timelines of the state's scenario, as
-/// [`policy_job`] (the jobs share the pane texts the worker holds), rendered as HTML in
-/// language `lang`. `done` gets `crate::timeline::pods_html::answer`'s text.
-pub fn timeline_job(
-    state: String,
-    nodes: &Rc<str>,
-    pods: &Rc<str>,
-    lang: &str,
-    done: Callback<Reply>,
-) -> bool {
-    job(
-        "timeline",
-        state,
-        nodes,
-        pods,
-        vec![("lang", JsValue::from_str(lang))],
-        done,
-    )
 }
 
 /// Asks the worker for the cluster and the matrix at second `at` of its last what-if

@@ -67,7 +67,10 @@ pub fn timeline(props: &TimelineProps) -> Html {
             crate::glue::worker::ask_newest(
                 &seq,
                 &pending,
-                |done| crate::glue::worker::timeline_job(json, &nodes, &pods, lang.tag(), done),
+                |done| {
+                    use crate::glue::worker::{Rendered, rendered_job};
+                    rendered_job(Rendered::Timeline, json, &nodes, &pods, lang.tag(), done)
+                },
                 move |r| {
                     let r = match r {
                         Ok((out, _)) => Ok(split(&out)),
