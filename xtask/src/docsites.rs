@@ -50,13 +50,60 @@ pub fn test() -> Result<(), String> {
 }
 
 /// The assembled npm package (`target/npm/taintlab`), built first when its one-file
-/// element is missing.
+/// element is missing or older than a source it is built from ([`PACKAGE_SOURCES`]), so
+/// that `cargo xtask docsites` after an edit never tests the previous build.
 pub fn package() -> Result<PathBuf, String> {
     let pkg = npm::package_dir();
-    if !pkg.join("web").join("taint-check.js").is_file() {
+    let built = fs::metadata(pkg.join("web").join("taint-check.js")).and_then(|m| m.modified());
+    let stale = match built {
+        Ok(built) => PACKAGE_SOURCES
+            .iter()
+            .filter_map(|dir| newest_change(&root().join(dir)))
+            .any(|changed| changed > built),
+        Err(_) => true,
+    };
+    if stale {
         npm::build()?;
     }
     Ok(pkg)
+}
+
+/// What the npm package is built from: the sources and manifests of the crates its wasm
+/// links (taintlab-js, the JSON functions, the scenario, the input layer, the policy,
+/// core; not their tests, benchmarks or fuzz targets), its JavaScript, types and
+/// package.json, and the workspace's manifest and lock file.
+const PACKAGE_SOURCES: &[&str] = &[
+    "Cargo.toml",
+    "Cargo.lock",
+    "core/Cargo.toml",
+    "core/src",
+    "input/Cargo.toml",
+    "input/src",
+    "policy/Cargo.toml",
+    "policy/src",
+    "scenario/Cargo.toml",
+    "scenario/src",
+    "json/Cargo.toml",
+    "json/src",
+    "wasm/js/Cargo.toml",
+    "wasm/js/src",
+    "wasm/js/element",
+    "wasm/js/types",
+    "wasm/js/npm",
+];
+
+/// The latest modification time of `path` or of any file below it; `None` when there is
+/// nothing to read.
+fn newest_change(path: &Path) -> Option<std::time::SystemTime> {
+    let meta = fs::metadata(path).ok()?;
+    if !meta.is_dir() {
+        return meta.modified().ok();
+    }
+    fs::read_dir(path)
+        .ok()?
+        .filter_map(Result::ok)
+        .filter_map(|entry| newest_change(&entry.path()))
+        .max()
 }
 
 /// Where the sites are built: `<target>/docsites/<name>`.
@@ -400,5 +447,27 @@ mod tests {
         assert!(spec["until"].as_u64().is_some());
         let yaml = spec["yaml"].as_str().unwrap();
         assert!(root().join("tests/docsites/common").join(yaml).is_file());
+    }
+
+    #[test]
+    fn the_newest_change_below_a_folder_counts() {
+        use std::time::{Duration, SystemTime};
+        let dir = target_dir().join("tmp").join("docsites-newest-change");
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(dir.join("sub")).unwrap();
+        let old = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000);
+        let new = old + Duration::from_secs(60);
+        for (file, when) in [("a.rs", old), ("sub/b.rs", new)] {
+            let f = fs::File::create(dir.join(file)).unwrap();
+            f.set_modified(when).unwrap();
+        }
+        assert_eq!(newest_change(&dir), Some(new));
+        assert_eq!(newest_change(&dir.join("a.rs")), Some(old));
+        assert_eq!(newest_change(&dir.join("missing")), None);
+        fs::remove_dir_all(&dir).unwrap();
+        // Every source named exists, so a renamed folder cannot drop out unnoticed.
+        for source in PACKAGE_SOURCES {
+            assert!(root().join(source).exists(), "{source}");
+        }
     }
 }
