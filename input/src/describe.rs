@@ -7,7 +7,9 @@
 //! limits). From the pod: `Name:`, `Namespace:`, `Priority:`, `Priority Class Name:`,
 //! `Node:`, `Status:` (the phase), `Start Time:`, `Node-Selectors:`, the containers'
 //! and init containers' `Requests:` and `Limits:`, `QoS Class:`, the `Tolerations:`
-//! block and FailedScheduling lines of `Events:`. Any
+//! block and FailedScheduling lines of `Events:`; for what-if simulations also `Labels:`,
+//! `Controlled By:` (the controlling owner), the mirror annotation in `Annotations:` and
+//! `EmptyDir` volumes in `Volumes:`. Any
 //! leading whitespace and tabs are accepted, as are bare `Taints:` / `Tolerations:`
 //! blocks without the rest.
 //!
@@ -24,7 +26,8 @@ use taintlab_core::{
 use crate::diag::{Code, Diagnostic, Location};
 use crate::event;
 use crate::model::{
-    ContainerResources, Form, InputNode, Parsed, TaintList, TolerationList, Workload,
+    ContainerResources, Form, InputNode, MIRROR_ANNOTATION, OwnerRef, Parsed, TaintList,
+    TolerationList, Workload,
 };
 use crate::quantity::Quantity;
 use crate::table;
@@ -343,8 +346,43 @@ pub(crate) fn parse_object(lines: &[(usize, &str)], doc: usize, out: &mut Parsed
     {
         w.stated_qos_class = Some(QosClass::parse(b.value));
     }
+    pod_lifecycle(&get, &mut w);
     out.workloads.push(w);
     Form::DescribePod
+}
+
+/// What kubectl drain and the workload controllers read, as `kubectl describe pod`
+/// prints it (staging/src/k8s.io/kubectl/pkg/describe/describe.go `describePod`):
+/// `Labels:` one `key=value` per line, `Controlled By:  <Kind>/<name>` (`printController`,
+/// printed only for a pod with a controlling owner reference), the annotations as
+/// `key: value` lines, and each volume's `Type:` line (`EmptyDir (a temporary directory
+/// that shares a pod's lifetime)` for `printEmptyDirVolumeSource`).
+fn pod_lifecycle<'a>(get: &dyn Fn(&str) -> Option<&'a Block<'a>>, w: &mut Workload) {
+    if let Some(b) = get("Labels") {
+        w.lifecycle.labels = labels(b);
+    }
+    if let Some(b) = get("Controlled By")
+        && let Some((kind, name)) = b.value.split_once('/')
+        && !kind.is_empty()
+        && !name.is_empty()
+    {
+        w.lifecycle.owner = Some(OwnerRef {
+            kind: kind.to_string(),
+            name: name.to_string(),
+        });
+    }
+    if let Some(b) = get("Annotations") {
+        w.lifecycle.mirror = block_items(b).iter().any(|(_, _, t)| {
+            t.strip_prefix(MIRROR_ANNOTATION)
+                .is_some_and(|rest| rest.starts_with([':', '=']))
+        });
+    }
+    if let Some(b) = get("Volumes") {
+        w.lifecycle.empty_dir = b.more.iter().any(|(_, _, t)| {
+            t.strip_prefix("Type:")
+                .is_some_and(|rest| rest.trim_start().starts_with("EmptyDir"))
+        });
+    }
 }
 
 /// Parses quantity strings already checked.
@@ -1028,6 +1066,83 @@ Tolerations:                 <none>
         parse_object(&lines(text), 1, &mut out);
         assert!(out.workloads[0].placement.node_selector.is_empty());
         assert!(out.workloads[0].pod.node_name.is_empty());
+    }
+
+    #[test]
+    fn pod_owner_labels_mirror_and_empty_dir() {
+        // kubectl 1.30's layout of a Deployment's pod (describePod).
+        let text = "Name:             storefront-7d9f8b6c4d-x2x9k
+Namespace:        shop
+Priority:         0
+Service Account:  default
+Node:             worker-1/10.0.0.5
+Labels:           app=storefront
+                  pod-template-hash=7d9f8b6c4d
+Annotations:      <none>
+Status:           Running
+IP:               10.244.1.7
+Controlled By:    ReplicaSet/storefront-7d9f8b6c4d
+Containers:
+  web:
+    Image:          nginx:1.27
+    Mounts:
+      /cache from cache (rw)
+Volumes:
+  cache:
+    Type:       EmptyDir (a temporary directory that shares a pod's lifetime)
+    Medium:
+    SizeLimit:  <unset>
+  kube-api-access-7m2xq:
+    Type:                    Projected (a volume that contains injected data from multiple sources)
+QoS Class:                   BestEffort
+Node-Selectors:              <none>
+Tolerations:                 node.kubernetes.io/not-ready:NoExecute op=Exists for 300s
+Events:                      <none>
+";
+        let mut out = Parsed::default();
+        parse_object(&lines(text), 1, &mut out);
+        let lc = &out.workloads[0].lifecycle;
+        assert_eq!(
+            lc.owner,
+            Some(OwnerRef {
+                kind: "ReplicaSet".into(),
+                name: "storefront-7d9f8b6c4d".into()
+            })
+        );
+        assert_eq!(lc.labels.len(), 2);
+        assert_eq!(lc.labels["pod-template-hash"], "7d9f8b6c4d");
+        assert!(lc.empty_dir);
+        assert!(!lc.mirror);
+        assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+        // A static pod's mirror: owned by its Node, with the mirror annotation; no
+        // Controlled By line, no EmptyDir.
+        let text = "Name:                 kube-apiserver-cp-1
+Namespace:            kube-system
+Node:                 cp-1/172.18.0.2
+Labels:               component=kube-apiserver
+                      tier=control-plane
+Annotations:          kubeadm.kubernetes.io/kube-apiserver.advertise-address.endpoint: 172.18.0.2:6443
+                      kubernetes.io/config.hash: 5d7ad2a6b8c1
+                      kubernetes.io/config.mirror: 5d7ad2a6b8c1
+Status:               Running
+Controlled By:        Node/cp-1
+Volumes:
+  k8s-certs:
+    Type:          HostPath (bare host directory volume)
+QoS Class:            Burstable
+Tolerations:          :NoExecute op=Exists
+";
+        let mut out = Parsed::default();
+        parse_object(&lines(text), 1, &mut out);
+        let lc = &out.workloads[0].lifecycle;
+        assert!(lc.mirror);
+        assert!(!lc.empty_dir);
+        assert_eq!(lc.owner.as_ref().map(|o| o.kind.as_str()), Some("Node"));
+        // An unmanaged pod: kubectl prints no Controlled By line.
+        let text = "Name: p\nNamespace: d\nAnnotations: kubernetes.io/config.mirrored: x\nTolerations: <none>\n";
+        let mut out = Parsed::default();
+        parse_object(&lines(text), 1, &mut out);
+        assert_eq!(out.workloads[0].lifecycle, Default::default());
     }
 
     #[test]

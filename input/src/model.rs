@@ -192,6 +192,10 @@ pub struct OwnerRef {
     pub name: String,
 }
 
+/// `metadata.annotations` key of a mirror pod (`kubetypes.ConfigMirrorAnnotationKey`,
+/// `pkg/kubelet/types/pod_update.go`).
+pub(crate) const MIRROR_ANNOTATION: &str = "kubernetes.io/config.mirror";
+
 /// What the workload controllers, the Eviction API and `kubectl drain` read of a pod or
 /// a workload: who owns the pod, how many replicas a workload keeps, how long its pods
 /// take to terminate and whether they keep local data.

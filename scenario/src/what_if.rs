@@ -20,8 +20,9 @@
 //! `pod-template-hash: h`; the one keeping the most replicas, as templates are not
 //! compared), else the first pod that names one: by its owner reference, by its
 //! `pod-template-hash` label and the Deployment's template labels (a pod without an owner
-//! reference, which the ReplicaSet adopts), or, for a row of `kubectl get pods` or a
-//! `kubectl describe pod` (read without owners), by a name of the form
+//! reference, which the ReplicaSet adopts), or, for a row of `kubectl get pods` (which
+//! prints no owners) or a `kubectl describe pod` without a `Controlled By:` line, by a
+//! name of the form
 //! `<deployment>-<hash>-<5 characters>`. A paste that shows none (a Deployment
 //! without pods) leaves the core's made-up hash. A pod whose
 //! ReplicaSet, StatefulSet, Job or ReplicationController was not pasted gets one made up
@@ -398,7 +399,7 @@ impl Scenario {
     /// with the reason: its `pod-template-hash` label and the Deployment's template labels
     /// (the ReplicaSet controller adopts a matching orphan,
     /// pkg/controller/replicaset/replica_set.go `claimPods`), or, for a row of `kubectl
-    /// get pods` or a `kubectl describe pod` (read without owners), a name
+    /// get pods` or a `kubectl describe pod` without a `Controlled By:` line, a name
     /// `<deployment>-<hash>-<5 characters>`.
     fn adopting_replica_set(
         &self,
@@ -430,7 +431,7 @@ impl Scenario {
         }
         let output = match w.form {
             Form::PodTable => "kubectl get pods prints no owners",
-            Form::DescribePod => "its Controlled By line is not read from kubectl describe pod",
+            Form::DescribePod => "kubectl describe pod shows no Controlled By line",
             _ => return None,
         };
         if let Some((rs, dep)) = replica_set_of_pod_name(&e.pod.name)

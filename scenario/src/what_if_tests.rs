@@ -527,7 +527,9 @@ Events:           <none>
     let o = c.cluster.pods[0].owner.as_ref().expect("adopted");
     assert_eq!(o.name, "web-7d9f8c6b5d");
     assert!(
-        c.notes[0].message.contains("kubectl describe pod"),
+        c.notes[0]
+            .message
+            .contains("kubectl describe pod shows no Controlled By line"),
         "{:?}",
         c.notes
     );
@@ -545,4 +547,100 @@ Events:           <none>
         "{:?}",
         t.pods[1]
     );
+}
+
+/// `kubectl describe pod` output of pods on n1, as kubectl 1.30 prints it: `controlled`
+/// adds a `Controlled By:` line, `volume` a volume of that type.
+fn described_pod(name: &str, controlled: Option<&str>, annotations: &str, volume: &str) -> String {
+    let mut s = format!(
+        "Name:             {name}\nNamespace:        shop\nPriority:         0\nNode:             n1/10.0.0.4\nLabels:           app=web\nAnnotations:      {annotations}\nStatus:           Running\n"
+    );
+    if let Some(owner) = controlled {
+        s.push_str(&format!("Controlled By:    {owner}\n"));
+    }
+    s.push_str("Containers:\n  c:\n    Image:      nginx\n    Requests:\n      cpu:        100m\n");
+    s.push_str(&format!(
+        "Volumes:\n  data:\n    Type:       {volume}\nQoS Class:        Burstable\nTolerations:      <none>\nEvents:           <none>\n"
+    ));
+    s
+}
+
+#[test]
+fn described_pods_keep_their_controller_mirror_and_local_storage() {
+    let nodes = &CLUSTER[..CLUSTER.find("---\napiVersion: apps/v1").unwrap()];
+    let managed = described_pod(
+        "api-6c9f7b8d4f-k2x7q",
+        Some("ReplicaSet/api-6c9f7b8d4f"),
+        "<none>",
+        "ConfigMap (a volume populated by a ConfigMap)",
+    );
+    let mirror = described_pod(
+        "etcd-n1",
+        Some("Node/n1"),
+        "kubernetes.io/config.hash: 1f2e\n                  kubernetes.io/config.mirror: 1f2e",
+        "HostPath (bare host directory volume)",
+    );
+    let text = format!("{nodes}---\n{managed}---\n{mirror}");
+    let c = scenario(&text).what_if_cluster();
+    assert_eq!(c.cluster.pods.len(), 2, "{:?}", c.cluster.pods);
+    let o = c.cluster.pods[0].owner.as_ref().expect("owner");
+    assert_eq!(
+        (o.kind, o.name.as_str()),
+        (ControllerKind::ReplicaSet, "api-6c9f7b8d4f")
+    );
+    assert_eq!(
+        c.cluster.pods[0].labels.get("app").map(String::as_str),
+        Some("web")
+    );
+    assert!(c.cluster.pods[1].mirror);
+    // The ReplicaSet was not pasted: made up from its pod. The mirror pod's Node owner
+    // is not reported as an unmodelled controller.
+    assert_eq!(c.notes.len(), 1, "{:?}", c.notes);
+    assert!(
+        c.notes[0]
+            .message
+            .contains("ReplicaSet shop/api-6c9f7b8d4f was not pasted")
+    );
+    // Without --force the drain evicts the managed pod, leaves the mirror pod, and the
+    // ReplicaSet's replacement lands on n2.
+    let actions = parse_actions("at 0 drain n1", V).unwrap();
+    let t = scenario(&text).what_if(&actions, 60).expect("runs");
+    let evicted: Vec<&str> = t
+        .events
+        .iter()
+        .filter(|e| e.reason == "drain" && e.message.starts_with("evicting pod"))
+        .map(|e| e.message.as_str())
+        .collect();
+    assert_eq!(
+        evicted,
+        ["evicting pod shop/api-6c9f7b8d4f-k2x7q"],
+        "{:?}",
+        t.events
+    );
+    let replacement = t
+        .pods
+        .iter()
+        .find(|p| p.replaces.is_some())
+        .expect("replaced");
+    assert!(
+        replacement.name.starts_with("api-6c9f7b8d4f-"),
+        "{replacement:?}"
+    );
+    // An emptyDir volume makes the same drain refuse without --delete-emptydir-data.
+    let local = described_pod(
+        "api-6c9f7b8d4f-k2x7q",
+        Some("ReplicaSet/api-6c9f7b8d4f"),
+        "<none>",
+        "EmptyDir (a temporary directory that shares a pod's lifetime)",
+    );
+    let text = format!("{nodes}---\n{local}");
+    let t = scenario(&text).what_if(&actions, 60).expect("runs");
+    assert!(
+        t.events.iter().any(|e| e.reason == "drain"
+            && e.message.contains("--delete-emptydir-data")
+            && e.message.contains("shop/api-6c9f7b8d4f-k2x7q")),
+        "{:?}",
+        t.events
+    );
+    assert!(t.pods.iter().all(|p| p.replaces.is_none()));
 }

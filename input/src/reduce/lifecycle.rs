@@ -6,7 +6,7 @@
 use taintlab_core::labels::{LabelSelector, LabelSelectorRequirement};
 
 use super::*;
-use crate::model::{DisruptionBudget, IntOrString, OwnerRef};
+use crate::model::{DisruptionBudget, IntOrString, MIRROR_ANNOTATION, OwnerRef};
 
 /// Fields of a PodDisruptionBudget spec, for unknown-field checks.
 const PDB_SPEC_FIELDS: [&str; 4] = [
@@ -15,10 +15,6 @@ const PDB_SPEC_FIELDS: [&str; 4] = [
     "maxUnavailable",
     "unhealthyPodEvictionPolicy",
 ];
-
-/// `metadata.annotations` key of a mirror pod (`kubetypes.ConfigMirrorAnnotationKey`,
-/// `pkg/kubelet/types/pod_update.go`).
-const MIRROR_ANNOTATION: &str = "kubernetes.io/config.mirror";
 
 impl Reducer<'_> {
     /// `metadata.ownerReferences[]` with `controller: true` (`metav1.GetControllerOf`)
