@@ -6,8 +6,6 @@
 //! reading resumes at the next `---` line, so one broken document does not hide the
 //! others.
 
-use std::collections::HashMap;
-
 use yaml_rust2::parser::{Event, Parser};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
@@ -23,12 +21,37 @@ enum Stop {
     Doc(Diagnostic),
 }
 
+/// The anchors of the current document by yaml-rust2's anchor id (each `&name` gets a
+/// fresh id, so a redefined name is a new entry), with the value and its node count: a
+/// list kept sorted by id rather than a `HashMap`, which kept a hash table's code in the
+/// npm module for this one map.
+#[derive(Default)]
+struct Anchors(Vec<(usize, (Value, usize))>);
+
+impl Anchors {
+    fn insert(&mut self, id: usize, v: (Value, usize)) {
+        match self.0.binary_search_by_key(&id, |e| e.0) {
+            Ok(i) => self.0[i].1 = v,
+            Err(i) => self.0.insert(i, (id, v)),
+        }
+    }
+
+    fn get(&self, id: usize) -> Option<&(Value, usize)> {
+        let i = self.0.binary_search_by_key(&id, |e| e.0).ok()?;
+        Some(&self.0[i].1)
+    }
+
+    fn clear(&mut self) {
+        self.0.clear();
+    }
+}
+
 struct Builder<'a> {
     parser: Parser<core::str::Chars<'a>>,
     limits: &'a Limits,
     base_line: u32,
     doc: usize,
-    anchors: HashMap<usize, (Value, usize)>,
+    anchors: Anchors,
     alias_nodes: usize,
     diags: &'a mut Vec<Diagnostic>,
 }
@@ -103,13 +126,14 @@ pub(crate) fn parse_stream(
         }
     }
     // What the parser said about a rejected document describes the copy, not the text.
-    let rejected_index: std::collections::HashSet<usize> = docs
+    // In document order, so sorted.
+    let rejected_index: Vec<usize> = docs
         .iter()
         .zip(&rejected)
         .filter(|(_, r)| **r)
         .map(|(d, _)| d.index)
         .collect();
-    parsed_diags.retain(|d| !rejected_index.contains(&d.location.document));
+    parsed_diags.retain(|d| rejected_index.binary_search(&d.location.document).is_err());
     diags.extend(parsed_diags);
     diags.extend(preamble);
     diags.extend(rejected_diags);
@@ -247,7 +271,7 @@ fn parse_part(
         limits,
         base_line,
         doc: *index,
-        anchors: HashMap::new(),
+        anchors: Anchors::default(),
         alias_nodes: 0,
         diags,
     };
@@ -453,7 +477,7 @@ impl Builder<'_> {
     }
 
     fn alias(&mut self, id: usize, pos: Pos) -> Result<Value, Stop> {
-        let Some((v, n)) = self.anchors.get(&id) else {
+        let Some((v, n)) = self.anchors.get(id) else {
             return Err(Stop::Doc(Diagnostic::error(
                 Code::UnknownAnchor,
                 self.loc(pos),
@@ -496,7 +520,7 @@ impl Builder<'_> {
                 Event::Scalar(_, _, a, _) if a > 0 => {
                     self.build(ev, mark, Ctx::Any, depth + level)?;
                 }
-                Event::Alias(id) if !self.anchors.contains_key(&id) => {
+                Event::Alias(id) if self.anchors.get(id).is_none() => {
                     self.alias(id, self.pos(mark))?;
                 }
                 Event::DocumentEnd | Event::StreamEnd => {
@@ -939,6 +963,28 @@ mod tests {
             Kind::Str("Exists".into())
         );
         assert_eq!(items[1].pos.line, 5);
+    }
+
+    #[test]
+    fn nested_and_redefined_anchors() {
+        // The outer anchor's id is smaller than the inner one's but is stored after
+        // it; a redefined name refers to its latest value from there on.
+        let v = root("o: &out {i: &in {key: a}, k: &in {key: b}}\ntolerations:\n- *in\n- *out\n");
+        let Kind::Seq(items) = &v.get("tolerations").unwrap().value.kind else {
+            panic!()
+        };
+        assert_eq!(
+            items[0].get("key").unwrap().value.kind,
+            Kind::Str("b".into())
+        );
+        let i = &items[1].get("i").unwrap().value;
+        assert_eq!(i.get("key").unwrap().value.kind, Kind::Str("a".into()));
+        // Anchors are per document.
+        let (_, diags) = parse("a: &x 1\n---\nb: *x\n");
+        assert!(
+            diags.iter().any(|d| d.code == Code::UnknownAnchor),
+            "{diags:?}"
+        );
     }
 
     #[test]
