@@ -1042,31 +1042,40 @@ fn carried(p: &Parsed, positions: bool) -> Vec<Diagnostic> {
 
 /// Nodes from one value: a plain node, a Kubernetes Node, or text (any number).
 fn nodes_of(v: &V, arg: &str, path: &str, t: NodeText<'_>) -> ApiResult<Vec<NodeIn>> {
-    match v {
-        V::Str(s) => {
-            let p = parse_text(s, path, Prefer::Taints, t.version, false)?;
-            let mut nodes = nodes_from_text(&p, path, t)?;
-            if let Some(n) = nodes.first_mut() {
-                n.diagnostics = carried(&p, true);
-            }
-            Ok(nodes)
-        }
-        V::Obj(_) if is_kubernetes_object(v) => {
-            let p = parse_object(v, path, Prefer::Taints, t.version)?;
-            let mut nodes = nodes_from_text(&p, path, t)?;
-            if let Some(n) = nodes.first_mut() {
-                n.diagnostics = carried(&p, false);
-            }
-            Ok(nodes)
-        }
-        V::Obj(_) => Ok(vec![plain_node(v, arg, path, t.version, t.default_name)?]),
-        other => Err(ApiError::value(
-            "wrong-type",
-            arg,
-            path,
-            format!("must be a node (an object) or text, got {}", shown(other)),
-        )),
+    let Some((p, positions)) = read_value(v, path, Prefer::Taints, t.version)? else {
+        return match v {
+            V::Obj(_) => Ok(vec![plain_node(v, arg, path, t.version, t.default_name)?]),
+            other => Err(ApiError::value(
+                "wrong-type",
+                arg,
+                path,
+                format!("must be a node (an object) or text, got {}", shown(other)),
+            )),
+        };
+    };
+    let mut nodes = nodes_from_text(&p, path, t)?;
+    if let Some(n) = nodes.first_mut() {
+        n.diagnostics = carried(&p, positions);
     }
+    Ok(nodes)
+}
+
+/// Text, or a Kubernetes object, read by the input layer, and whether its lines and
+/// columns are the caller's (text) or not (an object serialized here); `None` for any
+/// other value.
+fn read_value(
+    v: &V,
+    path: &str,
+    prefer: Prefer,
+    version: KubeVersion,
+) -> ApiResult<Option<(Parsed, bool)>> {
+    Ok(match v {
+        V::Str(s) => Some((parse_text(s, path, prefer, version, false)?, true)),
+        V::Obj(_) if is_kubernetes_object(v) => {
+            Some((parse_object(v, path, prefer, version)?, false))
+        }
+        _ => None,
+    })
 }
 
 /// Pods from one value: a plain pod, a Kubernetes object (Pod or any workload), or text.
@@ -1077,31 +1086,22 @@ fn pods_of(
     version: KubeVersion,
     default_name: &str,
 ) -> ApiResult<Vec<PodIn>> {
-    match v {
-        V::Str(s) => {
-            let p = parse_text(s, path, Prefer::Tolerations, version, false)?;
-            let mut pods = pods_from_text(&p, path, default_name);
-            if let Some(first) = pods.first_mut() {
-                first.diagnostics = carried(&p, true);
-            }
-            Ok(pods)
-        }
-        V::Obj(_) if is_kubernetes_object(v) => {
-            let p = parse_object(v, path, Prefer::Tolerations, version)?;
-            let mut pods = pods_from_text(&p, path, default_name);
-            if let Some(first) = pods.first_mut() {
-                first.diagnostics = carried(&p, false);
-            }
-            Ok(pods)
-        }
-        V::Obj(_) => Ok(vec![plain_pod(v, arg, path, version, default_name)?]),
-        other => Err(ApiError::value(
-            "wrong-type",
-            arg,
-            path,
-            format!("must be a pod (an object) or text, got {}", shown(other)),
-        )),
+    let Some((p, positions)) = read_value(v, path, Prefer::Tolerations, version)? else {
+        return match v {
+            V::Obj(_) => Ok(vec![plain_pod(v, arg, path, version, default_name)?]),
+            other => Err(ApiError::value(
+                "wrong-type",
+                arg,
+                path,
+                format!("must be a pod (an object) or text, got {}", shown(other)),
+            )),
+        };
+    };
+    let mut pods = pods_from_text(&p, path, default_name);
+    if let Some(first) = pods.first_mut() {
+        first.diagnostics = carried(&p, positions);
     }
+    Ok(pods)
 }
 
 /// Exactly one node.
