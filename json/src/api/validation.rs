@@ -136,7 +136,7 @@ pub fn validate(subject: &V, options: &V) -> ApiResult {
             V::Str(s) => s.clone(),
             other => other.to_json(),
         };
-        let p = read::parse_text(
+        let mut p = read::parse_text(
             &text,
             "subject",
             Prefer::Tolerations,
@@ -144,14 +144,14 @@ pub fn validate(subject: &V, options: &V) -> ApiResult {
             !matches!(subject, V::Str(_)),
         )?;
         let nodes = read::nodes_from_text(
-            &p,
+            &mut p,
             "subject",
             NodeText {
                 default_name: "node",
                 version: v,
             },
         )?;
-        let pods = read::pods_from_text(&p, "subject", "pod");
+        let pods = read::pods_from_text(&mut p, "subject", "pod");
         let mut results: Vec<Checked> = pods.iter().map(|p| validate_pod(p, None, sem)).collect();
         results.extend(nodes.iter().map(|n| validate_node(n, v)));
         return Ok(combine(&results));
