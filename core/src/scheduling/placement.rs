@@ -324,7 +324,9 @@ pub struct NodeState {
     /// non-terminal pod when the node's allocatable is known, otherwise only the pods
     /// holding host ports (nothing else can change a filter's answer there).
     pub pods: Vec<BoundPod>,
-    /// Names of [`NodeState::pods`], in the same order.
+    /// Names of [`NodeState::pods`], in the same order; empty when the pods were added
+    /// with [`NodeState::add_summarized`] (whose caller keeps its own list of them and
+    /// finds a victim by [`super::preemption::Victim::index`]).
     pub pod_refs: Vec<PodRef>,
     /// The lowest priority of any bound pod (`None` for an empty node): a preemptor
     /// finds victims only when this is lower than its own.
@@ -386,32 +388,46 @@ impl NodeState {
     /// Adds one bound pod. Pods in phase `Succeeded` or `Failed` are not seen by the
     /// scheduler and are skipped.
     pub fn add(&mut self, pod: &SchedulingPod, options: PlacementOptions) {
-        self.add_with(pod, options, |p| {
+        let added = self.add_with(pod, options, |p| {
             summarize(p.placement.spec_resources(), options.semantics.version)
         });
+        self.name_added(added, pod);
+    }
+
+    /// Keeps the name of a pod that joined [`NodeState::pods`].
+    fn name_added(&mut self, added: bool, pod: &SchedulingPod) {
+        if added {
+            self.pod_refs.push(PodRef {
+                namespace: pod.pod.namespace.clone(),
+                name: pod.pod.name.clone(),
+            });
+        }
     }
 
     /// [`NodeState::add`] with the pod's resource summary already computed (by
-    /// [`summarize`] on its spec): callers that bind many pods of one spec summarize
-    /// it once.
+    /// [`summarize`] on its spec), for callers that bind many pods of one spec and
+    /// summarize it once. The pod's name is not kept in [`NodeState::pod_refs`] (the
+    /// caller knows its pods by its own ids): the answer is whether the pod joined
+    /// [`NodeState::pods`].
     pub fn add_summarized(
         &mut self,
         pod: &SchedulingPod,
         options: PlacementOptions,
         summary: &PodResourceSummary,
-    ) {
-        self.add_with(pod, options, |_| summary.clone());
+    ) -> bool {
+        self.add_with(pod, options, |_| summary.clone())
     }
 
-    /// [`NodeState::add`] with the pod's resource summary from `summary` (a cache).
+    /// [`NodeState::add`] with the pod's resource summary from `summary` (a cache),
+    /// without its name: whether it joined [`NodeState::pods`].
     fn add_with(
         &mut self,
         pod: &SchedulingPod,
         options: PlacementOptions,
         summary: impl FnOnce(&SchedulingPod) -> PodResourceSummary,
-    ) {
+    ) -> bool {
         if pod.placement.is_terminal() {
-            return;
+            return false;
         }
         let priority = pod.placement.priority;
         self.min_priority = Some(self.min_priority.map_or(priority, |m| m.min(priority)));
@@ -434,7 +450,7 @@ impl NodeState {
                 u.pods = u.pods.saturating_add(1);
                 (s.request, (s.non_zero_milli_cpu, s.non_zero_memory))
             }
-            None if ports.is_empty() => return,
+            None if ports.is_empty() => return false,
             None => (Resource::default(), (0, 0)),
         };
         self.pods.push(BoundPod {
@@ -444,10 +460,7 @@ impl NodeState {
             non_zero,
             start_time: pod.placement.start_time.clone(),
         });
-        self.pod_refs.push(PodRef {
-            namespace: pod.pod.namespace.clone(),
-            name: pod.pod.name.clone(),
-        });
+        true
     }
 
     /// The node with every pod of priority lower than `priority` removed: used ports
@@ -517,7 +530,7 @@ pub fn node_states_with_allocatable(
             .get(p.pod.node_name.as_str())
             .and_then(|i| states.get_mut(i))
         {
-            s.add_with(p, options, |_| {
+            let added = s.add_with(p, options, |_| {
                 let key = resource_hash(p);
                 let bucket = cache.entry(key).or_default();
                 if let Some((_, sum)) = bucket.iter().find(|(q, _)| same_resources(q, p)) {
@@ -527,6 +540,7 @@ pub fn node_states_with_allocatable(
                 bucket.push((p, sum.clone()));
                 sum
             });
+            s.name_added(added, p);
         }
     }
     states

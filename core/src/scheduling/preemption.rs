@@ -50,9 +50,12 @@ pub const MIN_CANDIDATE_NODES_ABSOLUTE: usize = 100;
 /// A pod DefaultPreemption evicts.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Victim {
-    /// `metadata.namespace`
+    /// Its index in the nominated node's [`NodeState::pods`].
+    pub index: usize,
+    /// `metadata.namespace` (empty when the node's state holds no names: see
+    /// [`NodeState::pod_refs`]).
     pub namespace: String,
-    /// `metadata.name`
+    /// `metadata.name` (empty likewise).
     pub name: String,
     /// `spec.priority`
     pub priority: i32,
@@ -377,10 +380,11 @@ fn nominate(
         victims: victims
             .iter()
             .filter_map(|&i| {
-                let r = state.pod_refs.get(i)?;
+                let r = state.pod_refs.get(i);
                 Some(Victim {
-                    namespace: r.namespace.clone(),
-                    name: r.name.clone(),
+                    index: i,
+                    namespace: r.map(|r| r.namespace.clone()).unwrap_or_default(),
+                    name: r.map(|r| r.name.clone()).unwrap_or_default(),
                     priority: state.pods.get(i)?.priority,
                 })
             })

@@ -288,6 +288,9 @@ pub(super) struct NodeSlot {
     /// Pods bound here (running or terminating), binding order.
     pub pods: Vec<usize>,
     pub state: NodeState,
+    /// The pods of [`NodeState::pods`], in its order (the state holds no names: a
+    /// preemption victim is found by its index here).
+    pub view: Vec<usize>,
     /// Bumped on every readiness change, to drop stale node-lifecycle work.
     pub generation: u64,
     pub queued_for_no_execute: bool,
@@ -690,6 +693,7 @@ impl<'a> World<'a> {
             counted_in_zone: !n.node.labels.contains_key(EXCLUDE_DISRUPTION_LABEL),
             pods: Vec::new(),
             state,
+            view: Vec::new(),
             generation: 0,
             queued_for_no_execute: false,
             watched: false,
@@ -1287,8 +1291,10 @@ impl<'a> World<'a> {
         let summary = self.resource_summary(id);
         if let Some(n) = self.nodes.get_mut(slot) {
             n.pods.push(id);
-            if let Some(p) = self.pods.get(id) {
-                n.state.add_summarized(&p.pod, popts, &summary);
+            if let Some(p) = self.pods.get(id)
+                && n.state.add_summarized(&p.pod, popts, &summary)
+            {
+                n.view.push(id);
             }
         }
         self.queue.remove(id);
@@ -1455,18 +1461,23 @@ impl<'a> World<'a> {
             && let Some(n) = self.nodes.get_mut(slot)
         {
             n.pods.retain(|&q| q != id);
-            remove_from_state(&mut n.state, &key, &n.pods, &self.pods);
+            remove_from_state(&mut n.state, &mut n.view, id, &n.pods, &self.pods);
             #[cfg(debug_assertions)]
             {
                 // The scheduler's view of the node equals one rebuilt from the pods still bound.
                 let popts = self.popts;
                 let mut state = NodeState::with_allocatable(n.allocatable.as_ref(), [], popts);
+                let mut view = Vec::new();
                 for q in &n.pods {
                     if let Some(qp) = self.pods.get(*q) {
-                        state.add(&qp.pod, popts);
+                        let summary =
+                            summarize(qp.pod.placement.spec_resources(), self.sem.version);
+                        if state.add_summarized(&qp.pod, popts, &summary) {
+                            view.push(*q);
+                        }
                     }
                 }
-                debug_assert!(state == n.state && state.pod_refs == n.state.pod_refs);
+                debug_assert!(state == n.state && view == n.view);
             }
             self.dirty_daemon_nodes.insert(slot);
             self.copy_dirty.insert(slot);
@@ -1894,22 +1905,19 @@ impl<'a> World<'a> {
 /// the remaining pods to an empty node gives, without summarizing each pod's spec again.
 fn remove_from_state(
     state: &mut NodeState,
-    key: &(String, String),
+    view: &mut Vec<usize>,
+    id: usize,
     remaining: &[usize],
     pods: &[PodSlot<'_>],
 ) {
-    let Some(i) = state
-        .pod_refs
-        .iter()
-        .position(|r| r.namespace == key.0 && r.name == key.1)
-    else {
+    let Some(i) = view.iter().position(|&q| q == id) else {
         // Not in the view (a Succeeded or Failed pod, or no ports on a node whose
         // allocatable is unknown): only the lowest priority can change.
         state.min_priority = min_priority(remaining, pods);
         return;
     };
     let gone = state.pods.remove(i);
-    state.pod_refs.remove(i);
+    view.remove(i);
     if !gone.ports.is_empty() {
         let mut used = UsedPorts::default();
         for p in &state.pods {

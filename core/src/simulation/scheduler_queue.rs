@@ -381,21 +381,18 @@ impl World<'_> {
         }
         let node_name = String::from(self.node_name(slot));
         for v in nom.victims {
-            let Some(vid) = self.pod_by_key.get(&v.namespace, &v.name) else {
+            // The node's state was copied for this cycle: its pods are the node's view.
+            let Some(&vid) = self.nodes.get(slot).and_then(|n| n.view.get(v.index)) else {
                 continue;
             };
-            if !self.pods.get(vid).is_some_and(|vp| {
+            let Some(vp) = self.pods.get(vid).filter(|vp| {
                 vp.is_active() && vp.node == Some(slot) && vp.pod.placement.priority < priority
-            }) {
+            }) else {
                 continue;
-            }
+            };
+            let object = ObjectRef::pod(&vp.pod.pod.namespace, &vp.pod.pod.name);
             let message = events::preempted_message(self.sem.version, &ns, &name, &node_name);
-            self.emit(
-                events::PREEMPTED,
-                events::NORMAL,
-                ObjectRef::pod(&v.namespace, &v.name),
-                message,
-            );
+            self.emit(events::PREEMPTED, events::NORMAL, object, message);
             self.start_termination(vid, TerminationCause::Preemption, None);
         }
     }
