@@ -327,7 +327,12 @@ impl World<'_> {
             return;
         };
         let now = self.now;
+        // kubectl prints each line before the request it reports on ("evicting pod" before
+        // the eviction), and the kubelet's Killing and the controllers' events follow the
+        // API call: what the step printed goes before the events the step caused.
+        let mark = self.out.events.len();
         let next = session.step(self, now);
+        let caused = self.out.events.split_off(mark);
         let (printed, node) = self
             .drains
             .get(id)
@@ -344,6 +349,7 @@ impl World<'_> {
             self.print(stderr, &node, text);
             self.now = saved;
         }
+        self.out.events.extend(caused);
         let total = session.output().len();
         let done = session.is_done();
         let exit = session.exit_code();

@@ -249,6 +249,21 @@ fn drain_within_the_budget_evicts_and_a_stateful_set_recreates_the_same_name_onc
     );
     assert!(l.contains(&"30 pod/db-1 evicted".to_string()), "{l:?}");
     assert!(l.contains(&"30 node/n1 drained".to_string()), "{l:?}");
+    // At second 0: kubectl's lines, then the kubelet's Killing that the eviction causes.
+    let at_0: Vec<&str> = t
+        .events
+        .iter()
+        .filter(|e| e.at == 0)
+        .map(|e| e.message.as_str())
+        .collect();
+    assert_eq!(
+        at_0,
+        [
+            "node/n1 cordoned",
+            "evicting pod default/db-1",
+            "Stopping container app"
+        ]
+    );
     // Not replaced while terminating; the new db-1 comes at 30, on another node.
     let old = t.pods.iter().position(|p| p.name == "db-1").unwrap();
     let new = t.pod_index("default", "db-1").unwrap();
