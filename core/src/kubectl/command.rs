@@ -436,6 +436,19 @@ pub(crate) fn parse_flags_excluding<S: AsRef<str>>(
     command: &'static str,
     exclude: &[&str],
 ) -> Result<ParsedFlags, CommandError> {
+    let mut rest = args.iter().map(AsRef::as_ref);
+    flags_from(&mut rest, version, extra, command, exclude)
+}
+
+/// The body of [`parse_flags_excluding`] over any argument iterator, not generic, so the
+/// wasm modules hold one copy of it rather than one per argument type.
+fn flags_from(
+    rest: &mut dyn Iterator<Item = &str>,
+    version: KubeVersion,
+    extra: &'static [FlagDef],
+    command: &'static str,
+    exclude: &[&str],
+) -> Result<ParsedFlags, CommandError> {
     let mut out = ParsedFlags {
         unicode: GoUnicode::for_release(version),
         command,
@@ -448,10 +461,9 @@ pub(crate) fn parse_flags_excluding<S: AsRef<str>>(
             .chain(extra)
             .find(|f| pred(f))
     };
-    let mut rest = args.iter().map(AsRef::as_ref);
     while let Some(arg) = rest.next() {
         if arg == "--" {
-            out.positional.extend(rest.by_ref().map(String::from));
+            out.positional.extend(rest.map(String::from));
             break;
         }
         if let Some(long) = arg.strip_prefix("--") {
@@ -673,7 +685,11 @@ pub fn parse_taint_command<S: AsRef<str>>(
     args: &[S],
     version: KubeVersion,
 ) -> Result<TaintCommand, CommandError> {
-    let flags = parse_flags(args, version)?;
+    taint_command(parse_flags(args, version)?, version)
+}
+
+/// [`parse_taint_command`] after the flags: not generic, one copy for every argument type.
+fn taint_command(flags: ParsedFlags, version: KubeVersion) -> Result<TaintCommand, CommandError> {
     let mut warnings = Vec::new();
     let dry_run = dry_run_strategy(flags.dry_run.as_deref(), &mut warnings)?;
 

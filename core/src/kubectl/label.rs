@@ -20,8 +20,8 @@ use alloc::vec::Vec;
 
 use super::command::{
     CommandError, DryRunStrategy, FlagDef, FlagKind, FlagUse, NODE_RESOURCES, NodeError,
-    NodeTarget, OTHER_RESOURCES, dry_run_strategy, flag, go_to_lower, parse_flags_with,
-    visit_order,
+    NodeTarget, OTHER_RESOURCES, ParsedFlags, dry_run_strategy, flag, go_to_lower,
+    parse_flags_with, visit_order,
 };
 use super::selector::LabelSelector;
 use crate::model::Node;
@@ -209,11 +209,18 @@ pub fn parse_labels<S: AsRef<str>>(
     specs: &[S],
     version: KubeVersion,
 ) -> Result<(BTreeMap<String, String>, Vec<String>), String> {
+    labels_from(&mut specs.iter().map(AsRef::as_ref), version)
+}
+
+/// The body of [`parse_labels`], not generic, so the wasm modules hold one copy.
+fn labels_from(
+    specs: &mut dyn Iterator<Item = &str>,
+    version: KubeVersion,
+) -> Result<(BTreeMap<String, String>, Vec<String>), String> {
     let unicode = GoUnicode::for_release(version);
     let mut labels = BTreeMap::new();
     let mut remove = Vec::new();
     for spec in specs {
-        let spec = spec.as_ref();
         if spec.contains('=') {
             let parts: Vec<&str> = spec.split('=').collect();
             let [key, value] = parts.as_slice() else {
@@ -328,7 +335,14 @@ pub fn parse_label_command<S: AsRef<str>>(
     args: &[S],
     version: KubeVersion,
 ) -> Result<LabelCommand, CommandError> {
-    let flags = parse_flags_with(args, version, LABEL_FLAGS, "label")?;
+    label_command(
+        parse_flags_with(args, version, LABEL_FLAGS, "label")?,
+        version,
+    )
+}
+
+/// [`parse_label_command`] after the flags: not generic, one copy for every argument type.
+fn label_command(flags: ParsedFlags, version: KubeVersion) -> Result<LabelCommand, CommandError> {
     let mut warnings = Vec::new();
     let dry_run = dry_run_strategy(flags.dry_run.as_deref(), &mut warnings)?;
     let (resources, pairs) = resources_and_pairs(&flags.positional)?;

@@ -55,12 +55,14 @@ pub fn taint_go_value(taint: &Taint) -> String {
 /// `utilerrors.NewAggregate(errs).Error()` for plain messages: duplicates removed, one
 /// message as is, several as `[e1, e2]`. `None` when there are none.
 pub fn aggregate_error(messages: &[String]) -> Option<String> {
-    let mut seen = BTreeSet::new();
-    let unique: Vec<&str> = messages
-        .iter()
-        .map(String::as_str)
-        .filter(|m| seen.insert(*m))
-        .collect();
+    // A list searched for each message rather than a `BTreeSet<&str>`, a map type nothing
+    // else in the wasm modules uses (about 4 KB of its own code); aggregates are short.
+    let mut unique: Vec<&str> = Vec::new();
+    for m in messages {
+        if !unique.contains(&m.as_str()) {
+            unique.push(m);
+        }
+    }
     match unique.as_slice() {
         [] => None,
         [one] => Some(String::from(*one)),
