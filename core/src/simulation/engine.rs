@@ -105,17 +105,50 @@ impl<'a> ByName<'a> {
 
     /// Maps the key to `id` (a copy of the key is kept).
     pub fn insert(&mut self, namespace: &str, name: &str, id: usize) {
-        self.insert_cow(
+        let hash = name_hash(namespace, name);
+        let key = (
             Cow::Owned(String::from(namespace)),
             Cow::Owned(String::from(name)),
             id,
         );
+        self.insert_hashed(hash, key);
     }
 
-    /// Maps the key to `id`, keeping a borrowed key borrowed.
-    pub fn insert_cow(&mut self, namespace: Cow<'a, str>, name: Cow<'a, str>, id: usize) {
-        let hash = name_hash(&namespace, &name);
-        self.insert_hashed(hash, (namespace, name, id));
+    /// Maps a borrowed key to `id` unless the key is there already (then nothing
+    /// changes): whether it was inserted. One search of the index.
+    pub fn insert_new(&mut self, namespace: &'a str, name: &'a str, id: usize) -> bool {
+        let hash = name_hash(namespace, name);
+        self.insert_new_hashed(hash, (Cow::Borrowed(namespace), Cow::Borrowed(name), id))
+    }
+
+    fn insert_new_hashed(&mut self, hash: u64, key: NameKey<'a>) -> bool {
+        match self.0.entry(hash) {
+            alloc::collections::btree_map::Entry::Vacant(e) => {
+                e.insert(Named::One(key));
+                true
+            }
+            alloc::collections::btree_map::Entry::Occupied(mut e) => {
+                let same = |k: &NameKey<'_>| k.0 == key.0 && k.1 == key.1;
+                let named = e.get_mut();
+                match named {
+                    Named::One(k) if same(k) => false,
+                    Named::Many(v) if v.iter().any(same) => false,
+                    Named::Many(v) => {
+                        v.push(key);
+                        true
+                    }
+                    Named::One(_) => {
+                        if let Named::One(k) = core::mem::replace(named, Named::Many(Vec::new()))
+                            && let Named::Many(v) = named
+                        {
+                            v.push(k);
+                            v.push(key);
+                        }
+                        true
+                    }
+                }
+            }
+        }
     }
 
     fn insert_hashed(&mut self, hash: u64, key: NameKey<'a>) {
@@ -581,7 +614,9 @@ impl<'a> World<'a> {
             if key.1.is_empty() {
                 return Err(err(format!("cluster.pods[{i}].name"), "must not be empty"));
             }
-            if w.pod_by_key.contains(key.0, key.1) {
+            // The starting pod's key goes into the index here, borrowed
+            // ([`Self::admit_pod`] indexes only the pods it owns).
+            if !w.pod_by_key.insert_new(key.0, key.1, w.pods.len()) {
                 return Err(err(
                     format!("cluster.pods[{i}].name"),
                     format!("duplicate pod {}/{}", key.0, key.1),
@@ -1104,16 +1139,9 @@ impl<'a> World<'a> {
             gone: None,
             replaces,
         });
-        match &pod {
-            Spec::Borrowed(sp) => {
-                let sp: &'a SchedulingPod = sp;
-                self.pod_by_key.insert_cow(
-                    Cow::Borrowed(sp.pod.namespace.as_str()),
-                    Cow::Borrowed(sp.pod.name.as_str()),
-                    id,
-                );
-            }
-            Spec::Owned(sp) => self.pod_by_key.insert(&sp.pod.namespace, &sp.pod.name, id),
+        // A borrowed (starting) pod was indexed by [`Self::new`].
+        if let Spec::Owned(sp) = &pod {
+            self.pod_by_key.insert(&sp.pod.namespace, &sp.pod.name, id);
         }
         // The pod keeps its requested node until it is bound (a pod created with
         // `nodeName` skips the scheduler).
@@ -1993,6 +2021,26 @@ mod by_name_tests {
         m.remove_hashed(7, "ns", "b");
         m.remove_hashed(7, "other", "a");
         assert!(m.0.is_empty());
+    }
+
+    #[test]
+    fn a_new_key_goes_in_once() {
+        let mut m = ByName::default();
+        let owned = |s: &str| Cow::Owned(String::from(s));
+        assert!(m.insert_new_hashed(7, (owned("ns"), owned("a"), 1)));
+        // The same key again changes nothing, alone under its hash or not.
+        assert!(!m.insert_new_hashed(7, (owned("ns"), owned("a"), 2)));
+        assert_eq!(m.get_hashed(7, "ns", "a"), Some(1));
+        assert!(m.insert_new_hashed(7, (owned("ns"), owned("b"), 3)));
+        assert!(m.insert_new_hashed(7, (owned("other"), owned("a"), 4)));
+        assert!(!m.insert_new_hashed(7, (owned("ns"), owned("b"), 5)));
+        assert!(!m.insert_new_hashed(7, (owned("other"), owned("a"), 6)));
+        assert_eq!(m.get_hashed(7, "ns", "a"), Some(1));
+        assert_eq!(m.get_hashed(7, "ns", "b"), Some(3));
+        assert_eq!(m.get_hashed(7, "other", "a"), Some(4));
+        assert!(m.insert_new("ns", "a", 8));
+        assert!(!m.insert_new("ns", "a", 9));
+        assert_eq!(m.get("ns", "a"), Some(8));
     }
 
     #[test]
