@@ -71,6 +71,19 @@ impl ControllerKind {
     }
 }
 
+impl From<ControllerKind> for crate::workload::WorkloadKind {
+    fn from(k: ControllerKind) -> Self {
+        match k {
+            ControllerKind::ReplicaSet => Self::ReplicaSet,
+            ControllerKind::Deployment => Self::Deployment,
+            ControllerKind::StatefulSet => Self::StatefulSet,
+            ControllerKind::Job => Self::Job,
+            ControllerKind::DaemonSet => Self::DaemonSet,
+            ControllerKind::ReplicationController => Self::ReplicationController,
+        }
+    }
+}
+
 /// A pod's controlling owner.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

@@ -481,6 +481,40 @@ fn zone_key(node: &Node) -> String {
     }
 }
 
+/// The error for a `kubectl scale` of a workload that does not exist, as kubectl
+/// reports it (`Error from server (NotFound): deployments.apps "web" not found`), with
+/// the workloads of that kind that do.
+fn no_workload(
+    i: usize,
+    kind: ControllerKind,
+    namespace: &str,
+    name: &str,
+    workloads: &[WorkloadSlot],
+) -> InputError {
+    let wk = crate::workload::WorkloadKind::from(kind);
+    let resource = match wk.group() {
+        "" => String::from(wk.resource()),
+        group => format!("{}.{group}", wk.resource()),
+    };
+    let known: Vec<String> = workloads
+        .iter()
+        .filter(|w| w.spec.kind == kind)
+        .map(|w| format!("{}/{}", w.spec.namespace, w.spec.name))
+        .collect();
+    let known = if known.is_empty() {
+        format!("; the paste has no {}", kind.as_str())
+    } else {
+        format!("; the {} are: {}", wk.resource(), known.join(", "))
+    };
+    err(
+        format!("actions[{i}].name"),
+        format!(
+            "{} {namespace}/{name} does not exist (kubectl: Error from server (NotFound): {resource} \"{name}\" not found){known}",
+            kind.as_str()
+        ),
+    )
+}
+
 pub(super) fn run(input: &WhatIf, naive: bool) -> Result<Timeline, InputError> {
     // A StatefulSet reuses its pods' names: no use trying the watched-nodes-only run.
     let stateful = input
@@ -1774,6 +1808,9 @@ impl<'a> World<'a> {
                     }
                     self.finder = None;
                     self.dirty_workloads.insert(id);
+                } else {
+                    self.action_error =
+                        Some(no_workload(i, *kind, namespace, name, &self.workloads));
                 }
             }
         }

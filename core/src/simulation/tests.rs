@@ -664,6 +664,54 @@ fn bad_input_is_an_error_naming_the_field() {
 }
 
 #[test]
+fn scaling_a_workload_that_is_not_there_is_an_error() {
+    let scale = |kind, namespace: &str, name: &str| {
+        Action::new(
+            5,
+            ActionKind::Scale {
+                kind,
+                namespace: namespace.into(),
+                name: name.into(),
+                replicas: 3,
+            },
+        )
+    };
+    let e = simulate(&WhatIf::new(
+        three_nodes_rs(),
+        Semantics::newest(),
+        vec![scale(ControllerKind::Deployment, "default", "web")],
+        60,
+    ))
+    .unwrap_err();
+    assert_eq!(e.field, "actions[0].name");
+    assert_eq!(
+        e.message,
+        "Deployment default/web does not exist (kubectl: Error from server (NotFound): deployments.apps \"web\" not found); the paste has no Deployment"
+    );
+    // The right name in another namespace: the ones there are listed.
+    let e = simulate(&WhatIf::new(
+        three_nodes_rs(),
+        Semantics::newest(),
+        vec![scale(ControllerKind::ReplicaSet, "shop", "web")],
+        60,
+    ))
+    .unwrap_err();
+    assert!(
+        e.message.ends_with("; the replicasets are: default/web"),
+        "{e}"
+    );
+    assert!(
+        simulate(&WhatIf::new(
+            three_nodes_rs(),
+            Semantics::newest(),
+            vec![scale(ControllerKind::ReplicaSet, "default", "web")],
+            60,
+        ))
+        .is_ok()
+    );
+}
+
+#[test]
 fn an_action_naming_a_node_that_is_not_there_is_an_error() {
     // Never there: kubectl answers NotFound, so no timeline is claimed.
     let e = simulate(&WhatIf::new(
