@@ -50,7 +50,12 @@ impl ApiError {
     /// An error about a JavaScript value (not text): `path` is the full path from the
     /// argument (`pods[1].tolerations[0].tolerationSeconds`).
     pub fn value(code: &str, argument: &str, path: &str, what: impl AsRef<str>) -> Self {
-        let message = format!("{path}: {}", what.as_ref());
+        Self::value_str(code, argument, path, what.as_ref())
+    }
+
+    /// [`ApiError::value`] written once, whatever the type of `what`.
+    fn value_str(code: &str, argument: &str, path: &str, what: &str) -> Self {
+        let message = format!("{path}: {what}");
         Self::new(ErrorDetails {
             code: code.to_string(),
             message,
@@ -88,9 +93,14 @@ impl ApiError {
 
     /// An error about text as a whole (nothing found, too many found).
     pub fn text(code: &str, argument: &str, what: impl AsRef<str>, all: &[Diagnostic]) -> Self {
+        Self::text_str(code, argument, what.as_ref(), all)
+    }
+
+    /// [`ApiError::text`] written once, whatever the type of `what`.
+    fn text_str(code: &str, argument: &str, what: &str, all: &[Diagnostic]) -> Self {
         Self::new(ErrorDetails {
             code: code.to_string(),
-            message: format!("{argument}: {}", what.as_ref()),
+            message: format!("{argument}: {what}"),
             argument: argument.to_string(),
             location: Location::default(),
             diagnostics: all.to_vec(),
