@@ -423,32 +423,44 @@ pub fn toleration(v: &V, arg: &str, version: KubeVersion) -> ApiResult<Toleratio
 /// Taints: an array of taints (objects or text), or text with any number of them.
 /// `path` is where the value sits (`node.taints`).
 pub fn taints(v: &V, arg: &str, path: &str, version: KubeVersion) -> ApiResult<Vec<Taint>> {
-    match v {
-        V::Null => Ok(Vec::new()),
-        V::Str(s) => {
-            let p = parse_text(s, path, Prefer::Taints, version, false)?;
-            Ok(taints_of(&p).0)
-        }
-        V::Arr(items) => {
-            let mut out = Vec::with_capacity(items.len());
-            for (i, item) in items.iter().enumerate() {
-                let at = index(path, i);
-                match item {
-                    V::Str(s) => {
-                        let p = parse_text(s, &at, Prefer::Taints, version, false)?;
-                        out.extend(taints_of(&p).0);
-                    }
-                    other => out.push(plain_taint(other, arg, &at)?),
-                }
-            }
-            Ok(out)
-        }
-        other => Err(ApiError::value(
+    let Some(items) = items_or_text(v) else {
+        return Err(ApiError::value(
             "wrong-type",
             arg,
             path,
-            format!("must be an array of taints or text, got {}", shown(other)),
-        )),
+            format!("must be an array of taints or text, got {}", shown(v)),
+        ));
+    };
+    let mut out = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let at = item_path(v, path, i);
+        match item {
+            V::Str(s) => {
+                let p = parse_text(s, &at, Prefer::Taints, version, false)?;
+                out.extend(taints_of(&p).0);
+            }
+            other => out.push(plain_taint(other, arg, &at)?),
+        }
+    }
+    Ok(out)
+}
+
+/// The items of an array, text as the one item, nothing for `null`; `None` for any
+/// other value.
+fn items_or_text(v: &V) -> Option<&[V]> {
+    match v {
+        V::Null => Some(&[]),
+        V::Str(_) => Some(std::slice::from_ref(v)),
+        V::Arr(items) => Some(items),
+        _ => None,
+    }
+}
+
+/// Where item `i` of [`items_or_text`] sits: `path[i]` in an array, `path` for text.
+fn item_path(v: &V, path: &str, i: usize) -> String {
+    match v {
+        V::Arr(_) => index(path, i),
+        _ => path.to_string(),
     }
 }
 
@@ -469,43 +481,32 @@ pub fn tolerations_located(
     path: &str,
     version: KubeVersion,
 ) -> ApiResult<(Vec<Toleration>, Vec<Option<Location>>)> {
-    match v {
-        V::Null => Ok((Vec::new(), Vec::new())),
-        V::Str(s) => {
-            let p = parse_text(s, path, Prefer::Tolerations, version, false)?;
-            let (t, l) = tolerations_of(&p);
-            Ok((t, l.into_iter().map(Some).collect()))
-        }
-        V::Arr(items) => {
-            let mut out = Vec::with_capacity(items.len());
-            let mut locs = Vec::with_capacity(items.len());
-            for (i, item) in items.iter().enumerate() {
-                let at = index(path, i);
-                match item {
-                    V::Str(s) => {
-                        let p = parse_text(s, &at, Prefer::Tolerations, version, false)?;
-                        let (t, l) = tolerations_of(&p);
-                        out.extend(t);
-                        locs.extend(l.into_iter().map(Some));
-                    }
-                    other => {
-                        out.push(plain_toleration(other, arg, &at)?);
-                        locs.push(None);
-                    }
-                }
-            }
-            Ok((out, locs))
-        }
-        other => Err(ApiError::value(
+    let Some(items) = items_or_text(v) else {
+        return Err(ApiError::value(
             "wrong-type",
             arg,
             path,
-            format!(
-                "must be an array of tolerations or text, got {}",
-                shown(other)
-            ),
-        )),
+            format!("must be an array of tolerations or text, got {}", shown(v)),
+        ));
+    };
+    let mut out = Vec::with_capacity(items.len());
+    let mut locs = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let at = item_path(v, path, i);
+        match item {
+            V::Str(s) => {
+                let p = parse_text(s, &at, Prefer::Tolerations, version, false)?;
+                let (t, l) = tolerations_of(&p);
+                out.extend(t);
+                locs.extend(l.into_iter().map(Some));
+            }
+            other => {
+                out.push(plain_toleration(other, arg, &at)?);
+                locs.push(None);
+            }
+        }
     }
+    Ok((out, locs))
 }
 
 // ---------------------------------------------------------------------------------------
