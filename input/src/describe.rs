@@ -290,7 +290,7 @@ pub(crate) fn parse_object(lines: &[(usize, &str)], doc: usize, out: &mut Parsed
     w.pod.namespace = w.namespace.clone();
     w.pod.tolerations = tolerations;
     if let Some(b) = get("Priority") {
-        w.priority = b.value.parse().ok();
+        w.priority = crate::parse_i32(b.value);
         w.placement.priority = w.priority.unwrap_or(0);
     }
     if let Some(b) = get("Node-Selectors") {

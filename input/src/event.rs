@@ -588,7 +588,10 @@ fn parse_old(body: &str) -> Option<(FitMessage, VersionRange)> {
             continue;
         }
         let (reason, count) = match item.rsplit_once(" (") {
-            Some((r, c)) => (r.trim(), c.trim_end_matches(')').parse().unwrap_or(0)),
+            Some((r, c)) => (
+                r.trim(),
+                crate::parse_u32(c.trim_end_matches(')')).unwrap_or(0),
+            ),
             None => (item, 0),
         };
         let kind = match reason {
@@ -616,7 +619,7 @@ fn split_histogram(body: &str) -> (&str, &str) {
 fn push_reasons(fit: &mut FitMessage, hist: &str) {
     for item in split_items(hist) {
         let (count, reason) = item.split_once(' ').unwrap_or((item, ""));
-        let count: u32 = count.parse().unwrap_or(0);
+        let count = crate::parse_u32(count).unwrap_or(0);
         fit.reasons.push(ReasonCount {
             count,
             reason: reason.to_string(),
@@ -668,7 +671,7 @@ fn parse_fit(text: &str) -> (Option<FitMessage>, &str) {
     let Some(slash) = text[..colon].rfind('/') else {
         return (None, text);
     };
-    let total: u32 = text[slash + 1..colon].trim().parse().unwrap_or(0);
+    let total = crate::parse_u32(text[slash + 1..colon].trim()).unwrap_or(0);
     let after = &text[colon + "nodes are available:".len()..];
     let body = after.trim_start();
     let (hist, rest) = split_histogram(body);

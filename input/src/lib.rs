@@ -147,3 +147,59 @@ fn too_large(text: &str, opts: &Options) -> Option<Parsed> {
     ));
     Some(p)
 }
+
+/// `s` as `str::parse::<i32>` reads it, through the one `i64` parse the readers use
+/// everywhere else (each integer type's parse is its own copy of the code in the npm
+/// module).
+pub(crate) fn parse_i32(s: &str) -> Option<i32> {
+    s.parse::<i64>().ok().and_then(|v| i32::try_from(v).ok())
+}
+
+/// `s` as `str::parse::<u32>` reads it (no sign but `+`), through the `i64` parse.
+pub(crate) fn parse_u32(s: &str) -> Option<u32> {
+    if s.starts_with('-') {
+        return None;
+    }
+    s.parse::<i64>().ok().and_then(|v| u32::try_from(v).ok())
+}
+
+#[cfg(test)]
+mod int_tests {
+    #[test]
+    fn integer_parses_read_as_the_standard_library_does() {
+        let cases = [
+            "",
+            "+",
+            "-",
+            "0",
+            "-0",
+            "+0",
+            "+7",
+            "-7",
+            "007",
+            "12",
+            " 1",
+            "1 ",
+            "1.0",
+            "1e3",
+            "x",
+            "+-1",
+            "--1",
+            "2147483647",
+            "2147483648",
+            "-2147483648",
+            "-2147483649",
+            "4294967295",
+            "4294967296",
+            "9223372036854775807",
+            "9223372036854775808",
+            "-9223372036854775809",
+            "99999999999999999999",
+            "٣",
+        ];
+        for c in cases {
+            assert_eq!(super::parse_i32(c), c.parse::<i32>().ok(), "{c:?}");
+            assert_eq!(super::parse_u32(c), c.parse::<u32>().ok(), "{c:?}");
+        }
+    }
+}

@@ -953,7 +953,7 @@ pub(crate) fn read_priority_classes(
             continue;
         }
         let (value_at, value) = words[h.value];
-        let Ok(value) = value.parse::<i32>() else {
+        let Some(value) = crate::parse_i32(value) else {
             out.diagnostics.push(Diagnostic::error(
                 Code::WrongType,
                 Location::at(doc, *no, col(value_at)),
