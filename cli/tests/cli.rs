@@ -1176,6 +1176,17 @@ fn what_if_taint_drain_and_failure_second_by_second() {
         out.contains("3 evicted, 1 replaced, 0 rescheduled, 1 still Pending"),
         "{out}"
     );
+    // The pod evicted from the node that stopped reporting never finishes terminating.
+    let terminating: Vec<&str> = out
+        .lines()
+        .filter(|l| l.trim_start().starts_with("Terminating "))
+        .collect();
+    assert_eq!(terminating.len(), 1, "{out}");
+    assert!(
+        terminating[0].contains(" on node3 since 415s (taint-eviction), replaced by web-")
+            && terminating[0].ends_with(": node3 is not ready, so no kubelet confirms the deletion (kubectl delete pod --force, or deleting the Node, ends it)"),
+        "{out}"
+    );
 
     // JSON: the same run as data, the core simulation's Timeline.
     let json_args: Vec<&str> = args.iter().copied().chain(["-o", "json"]).collect();
@@ -1215,6 +1226,31 @@ fn what_if_taint_drain_and_failure_second_by_second() {
         stdout(&o).contains("kind: \"WhatIfResult\""),
         "{}",
         stdout(&o)
+    );
+}
+
+#[test]
+fn what_if_says_why_a_stateful_sets_pod_is_not_replaced() {
+    // db-0's node stops reporting: evicted after 55 s + 300 s, it stays terminating, and
+    // the StatefulSet waits for it to be gone.
+    let o = run(&[
+        "what-if",
+        "-f",
+        "whatif-statefulset.yaml",
+        "--fail",
+        "n1",
+        "--until",
+        "900",
+    ]);
+    let out = stdout(&o);
+    assert!(
+        out.contains("1 evicted, 0 replaced, 0 rescheduled, 0 still Pending"),
+        "{out}"
+    );
+    assert!(
+        out.lines().any(|l| l.trim_start()
+            == "Terminating shop/db-0 on n1 since 355s (taint-eviction), not replaced: StatefulSet db creates db-0 again only once it is gone; n1 is not ready, so no kubelet confirms the deletion (kubectl delete pod --force, or deleting the Node, ends it)"),
+        "{out}"
     );
 }
 

@@ -12,7 +12,8 @@ use clap::ArgMatches;
 use taintlab_core::KubeVersion;
 use taintlab_core::kubectl::taint::parse_taint;
 use taintlab_core::simulation::{
-    self, Action, ActionKind, ControllerKind, DrainOptions, Event, Source, Timeline, WhatIf,
+    self, Action, ActionKind, ControllerKind, DrainOptions, Event, PodState, Source, Timeline,
+    WhatIf,
 };
 
 use super::load;
@@ -263,7 +264,64 @@ pub fn text(t: &Timeline, actions: &[(Action, String)], style: &Style) -> String
             r.name
         ));
     }
+    for line in still_terminating(t) {
+        out.push_str(&format!("  {} {line}\n", style.yellow("Terminating")));
+    }
     out
+}
+
+/// The pods still terminating at the end, one line each: where, since when and why, what
+/// replaced them, and why the deletion is not over when their node no longer reports
+/// (the kubelet confirms a graceful deletion, so on a node that is not ready it never
+/// ends, and a StatefulSet waits for it before it creates the pod again).
+fn still_terminating(t: &Timeline) -> Vec<String> {
+    let mut lines = Vec::new();
+    for span in t.spans.iter().filter(|x| x.to.is_none()) {
+        let PodState::Terminating { cause } = span.state else {
+            continue;
+        };
+        let Some(p) = t.pods.get(span.pod) else {
+            continue;
+        };
+        let node = span.node.and_then(|n| t.nodes.get(n));
+        let mut line = format!("{}/{}", p.namespace, p.name);
+        if let Some(name) = node {
+            line.push_str(&format!(" on {name}"));
+        }
+        line.push_str(&format!(" since {}s ({})", span.from, cause.as_str()));
+        let mut why = Vec::new();
+        match t.pods.iter().find(|r| r.replaces == Some(span.pod)) {
+            Some(r) => line.push_str(&format!(", replaced by {}", r.name)),
+            None => {
+                line.push_str(", not replaced");
+                if let Some(o) = &p.owner
+                    && o.kind == ControllerKind::StatefulSet
+                {
+                    why.push(format!(
+                        "StatefulSet {} creates {} again only once it is gone",
+                        o.name, p.name
+                    ));
+                }
+            }
+        }
+        let last = span
+            .node
+            .and_then(|n| t.node_changes.iter().rev().find(|c| c.node == n));
+        if let (Some(name), Some(c)) = (node, last)
+            && c.exists
+            && !c.ready
+        {
+            why.push(format!(
+                "{name} is not ready, so no kubelet confirms the deletion (kubectl delete pod --force, or deleting the Node, ends it)"
+            ));
+        }
+        if !why.is_empty() {
+            line.push_str(": ");
+            line.push_str(&why.join("; "));
+        }
+        lines.push(line);
+    }
+    lines
 }
 
 /// Runs `what-if`.
