@@ -23,7 +23,9 @@
 //! reference, which the ReplicaSet adopts), or, for a row of `kubectl get pods` (which
 //! prints no owners) or a `kubectl describe pod` without a `Controlled By:` line, by a
 //! name of the form
-//! `<deployment>-<hash>-<5 characters>`. A paste that shows none (a Deployment
+//! `<deployment>-<hash>-<5 characters>`. A row of `kubectl get pods` whose name has that
+//! form is owned by that ReplicaSet even when its Deployment was not pasted; the other
+//! rows are taken to be unmanaged, and one [`WhatIfNote`] names them. A paste that shows none (a Deployment
 //! without pods) leaves the core's made-up hash. A pod whose
 //! ReplicaSet, StatefulSet, Job or ReplicationController was not pasted gets one made up
 //! from the pods that name it: as many replicas as there are such pods, the first one's
@@ -226,6 +228,8 @@ impl Scenario {
                 replica_set: None,
             });
         }
+        // Pods of a `kubectl get pods` table taken to be unmanaged, for one note.
+        let mut unknown_owner: Vec<String> = Vec::new();
         // Owners that were not pasted, made up from their pods: (kind, ns, name) -> pods.
         let mut made_up: BTreeMap<(ControllerKind, String, String), Vec<usize>> = BTreeMap::new();
         for e in &self.pods {
@@ -277,6 +281,12 @@ impl Scenario {
                                 e.pod.name
                             ),
                         });
+                    } else if e
+                        .workload
+                        .as_ref()
+                        .is_some_and(|w| w.form == Form::PodTable)
+                    {
+                        unknown_owner.push(format!("{ns}/{}", e.pod.name));
                     }
                     adopted.map(|(name, _)| Owner {
                         kind: ControllerKind::ReplicaSet,
@@ -315,6 +325,16 @@ impl Scenario {
                 termination_grace_period_seconds: lc.termination_grace_period_seconds,
                 empty_dir: lc.empty_dir,
                 mirror: lc.mirror,
+            });
+        }
+        if !unknown_owner.is_empty() {
+            out.notes.push(WhatIfNote {
+                source: None,
+                message: format!(
+                    "kubectl get pods prints no owners: {} pod(s) of the table are taken to be unmanaged (kubectl drain needs --force for them, nothing recreates them): {}; paste kubectl get pods -o yaml to read their owners",
+                    unknown_owner.len(),
+                    unknown_owner.join(", ")
+                ),
             });
         }
         for ((kind, ns, name), pods) in made_up {
@@ -434,12 +454,8 @@ impl Scenario {
             Form::DescribePod => "kubectl describe pod shows no Controlled By line",
             _ => return None,
         };
-        if let Some((rs, dep)) = replica_set_of_pod_name(&e.pod.name)
-            && deployments.contains_key(&(
-                ControllerKind::Deployment,
-                ns.to_string(),
-                dep.to_string(),
-            ))
+        let (rs, dep) = replica_set_of_pod_name(&e.pod.name)?;
+        if deployments.contains_key(&(ControllerKind::Deployment, ns.to_string(), dep.to_string()))
         {
             return Some((
                 rs.to_string(),
@@ -448,7 +464,16 @@ impl Scenario {
                 ),
             ));
         }
-        None
+        // A pods table shows no owner at all: a name of that form is taken at its word.
+        // Describe output without a Controlled By line says the pod has none.
+        (w.form == Form::PodTable).then(|| {
+            (
+                rs.to_string(),
+                format!(
+                    "{output}, and its name has the form of a Deployment's pods, <deployment>-<pod-template-hash>-<5 characters> (Deployment {dep} was not pasted)"
+                ),
+            )
+        })
     }
 
     /// Runs the what-if simulation of `actions` on [`Scenario::what_if_cluster`] from

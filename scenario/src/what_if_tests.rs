@@ -644,3 +644,52 @@ fn described_pods_keep_their_controller_mirror_and_local_storage() {
     );
     assert!(t.pods.iter().all(|p| p.replaces.is_none()));
 }
+
+#[test]
+fn pods_table_rows_without_their_deployment_are_owned_by_their_names_or_noted() {
+    let text = "NAME     STATUS   ROLES    AGE   VERSION
+n1       Ready    <none>   20d   v1.29.2
+n2       Ready    <none>   20d   v1.29.2
+---
+NAMESPACE     NAME                   READY   STATUS    RESTARTS   AGE   IP         NODE   NOMINATED NODE   READINESS GATES
+shop          web-7d9f8c6b5d-x2k4q   1/1     Running   0          5m    10.0.0.4   n1     <none>           <none>
+shop          web-7d9f8c6b5d-q7m4z   1/1     Running   0          5m    10.0.0.5   n1     <none>           <none>
+kube-system   kube-proxy-8xk2p       1/1     Running   0          20d   10.0.0.1   n1     <none>           <none>
+shop          lonely                 1/1     Running   0          5m    10.0.0.6   n1     <none>           <none>
+";
+    let c = scenario(text).what_if_cluster();
+    let owners: Vec<Option<&str>> = c
+        .cluster
+        .pods
+        .iter()
+        .map(|p| p.owner.as_ref().map(|o| o.name.as_str()))
+        .collect();
+    assert_eq!(
+        owners,
+        [Some("web-7d9f8c6b5d"), Some("web-7d9f8c6b5d"), None, None]
+    );
+    let notes: Vec<&str> = c.notes.iter().map(|n| n.message.as_str()).collect();
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("(Deployment web was not pasted)")),
+        "{notes:?}"
+    );
+    assert!(
+        notes.iter().any(|n| n.starts_with(
+            "kubectl get pods prints no owners: 2 pod(s) of the table are taken to be unmanaged"
+        ) && n.contains(": kube-system/kube-proxy-8xk2p, shop/lonely;")),
+        "{notes:?}"
+    );
+    // With --force the drain evicts all four; the ReplicaSet replaces its two.
+    let actions = parse_actions("at 0 drain n1 --force", V).unwrap();
+    let t = scenario(text).what_if(&actions, 60).expect("runs");
+    let replaced: Vec<&str> = t
+        .pods
+        .iter()
+        .filter(|p| p.replaces.is_some())
+        .map(|p| p.name.as_str())
+        .collect();
+    assert_eq!(replaced.len(), 2, "{replaced:?}");
+    assert!(replaced.iter().all(|n| n.starts_with("web-7d9f8c6b5d-")));
+}
