@@ -23,9 +23,10 @@
 //! reference, which the ReplicaSet adopts), or, for a row of `kubectl get pods` (which
 //! prints no owners) or a `kubectl describe pod` without a `Controlled By:` line, by a
 //! name of the form
-//! `<deployment>-<hash>-<5 characters>`. A row of `kubectl get pods` whose name has that
-//! form is owned by that ReplicaSet even when its Deployment was not pasted; the other
-//! rows are taken to be unmanaged, and one [`WhatIfNote`] names them. A paste that shows none (a Deployment
+//! `<deployment>-<hash>-<5 characters>`. A row of `kubectl get pods` or of `kubectl
+//! describe node`'s pods table (neither prints owners) whose name has that form is owned
+//! by that ReplicaSet even when its Deployment was not pasted; the other rows are taken
+//! to be unmanaged, and one [`WhatIfNote`] names them. A paste that shows none (a Deployment
 //! without pods) leaves the core's made-up hash. A pod whose
 //! ReplicaSet, StatefulSet, Job or ReplicationController was not pasted gets one made up
 //! from the pods that name it: as many replicas as there are such pods, the first one's
@@ -105,6 +106,16 @@ fn replica_set_of_pod_name(name: &str) -> Option<(&str, &str)> {
             .bytes()
             .all(|b| b"bcdfghjklmnpqrstvwxz2456789".contains(&b));
     (random && is_template_hash(hash) && !deployment.is_empty()).then_some((rs, deployment))
+}
+
+/// What a form that prints pods without their owners is called in notes: a row of
+/// `kubectl get pods` or of `kubectl describe node`'s Non-terminated Pods table.
+fn shows_no_owners(form: Form) -> Option<&'static str> {
+    match form {
+        Form::PodTable => Some("kubectl get pods prints no owners"),
+        Form::DescribeNode => Some("kubectl describe node prints no owners"),
+        _ => None,
+    }
 }
 
 /// A pasted ReplicaSet of a pasted Deployment: namespace, Deployment, name, replicas.
@@ -228,7 +239,8 @@ impl Scenario {
                 replica_set: None,
             });
         }
-        // Pods of a `kubectl get pods` table taken to be unmanaged, for one note.
+        // Pods of a `kubectl get pods` or `describe node` table taken to be unmanaged,
+        // for one note.
         let mut unknown_owner: Vec<String> = Vec::new();
         // Owners that were not pasted, made up from their pods: (kind, ns, name) -> pods.
         let mut made_up: BTreeMap<(ControllerKind, String, String), Vec<usize>> = BTreeMap::new();
@@ -284,7 +296,7 @@ impl Scenario {
                     } else if e
                         .workload
                         .as_ref()
-                        .is_some_and(|w| w.form == Form::PodTable)
+                        .is_some_and(|w| shows_no_owners(w.form).is_some())
                     {
                         unknown_owner.push(format!("{ns}/{}", e.pod.name));
                     }
@@ -331,7 +343,7 @@ impl Scenario {
             out.notes.push(WhatIfNote {
                 source: None,
                 message: format!(
-                    "kubectl get pods prints no owners: {} pod(s) of the table are taken to be unmanaged (kubectl drain needs --force for them, nothing recreates them): {}; paste kubectl get pods -o yaml to read their owners",
+                    "kubectl get pods and kubectl describe node print no owners: {} pod(s) they show are taken to be unmanaged (kubectl drain needs --force for them, nothing recreates them): {}; paste kubectl get pods -o yaml to read their owners",
                     unknown_owner.len(),
                     unknown_owner.join(", ")
                 ),
@@ -449,10 +461,12 @@ impl Scenario {
                 ));
             }
         }
-        let output = match w.form {
-            Form::PodTable => "kubectl get pods prints no owners",
-            Form::DescribePod => "kubectl describe pod shows no Controlled By line",
-            _ => return None,
+        let output = match shows_no_owners(w.form) {
+            Some(output) => output,
+            None if w.form == Form::DescribePod => {
+                "kubectl describe pod shows no Controlled By line"
+            }
+            None => return None,
         };
         let (rs, dep) = replica_set_of_pod_name(&e.pod.name)?;
         if deployments.contains_key(&(ControllerKind::Deployment, ns.to_string(), dep.to_string()))
@@ -466,7 +480,7 @@ impl Scenario {
         }
         // A pods table shows no owner at all: a name of that form is taken at its word.
         // Describe output without a Controlled By line says the pod has none.
-        (w.form == Form::PodTable).then(|| {
+        shows_no_owners(w.form).is_some().then(|| {
             (
                 rs.to_string(),
                 format!(

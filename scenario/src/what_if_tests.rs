@@ -677,7 +677,7 @@ shop          lonely                 1/1     Running   0          5m    10.0.0.6
     );
     assert!(
         notes.iter().any(|n| n.starts_with(
-            "kubectl get pods prints no owners: 2 pod(s) of the table are taken to be unmanaged"
+            "kubectl get pods and kubectl describe node print no owners: 2 pod(s) they show are taken to be unmanaged"
         ) && n.contains(": kube-system/kube-proxy-8xk2p, shop/lonely;")),
         "{notes:?}"
     );
@@ -692,4 +692,43 @@ shop          lonely                 1/1     Running   0          5m    10.0.0.6
         .collect();
     assert_eq!(replaced.len(), 2, "{replaced:?}");
     assert!(replaced.iter().all(|n| n.starts_with("web-7d9f8c6b5d-")));
+    // kubectl describe node's pods table prints no owners either.
+    let text = "Name:               n1
+Roles:              <none>
+Labels:             kubernetes.io/hostname=n1
+Taints:             <none>
+Unschedulable:      false
+Allocatable:
+  cpu:                4
+  memory:             8Gi
+  pods:               110
+Non-terminated Pods:          (2 in total)
+  Namespace                   Name                      CPU Requests  CPU Limits  Memory Requests  Memory Limits  Age
+  ---------                   ----                      ------------  ----------  ---------------  -------------  ---
+  shop                        web-7d9f8c6b5d-x2k4q      100m (2%)     0 (0%)      0 (0%)           0 (0%)         5m
+  kube-system                 kube-proxy-8xk2p          0 (0%)        0 (0%)      0 (0%)           0 (0%)         20d
+";
+    let c = scenario(text).what_if_cluster();
+    let owners: Vec<Option<&str>> = c
+        .cluster
+        .pods
+        .iter()
+        .map(|p| p.owner.as_ref().map(|o| o.name.as_str()))
+        .collect();
+    assert_eq!(owners, [Some("web-7d9f8c6b5d"), None]);
+    assert!(
+        c.notes.iter().any(
+            |n| n.message.contains("kubectl describe node prints no owners")
+                && n.message.contains("(Deployment web was not pasted)")
+        ),
+        "{:?}",
+        c.notes
+    );
+    assert!(
+        c.notes.iter().any(|n| n.message.ends_with(
+            ": kube-system/kube-proxy-8xk2p; paste kubectl get pods -o yaml to read their owners"
+        )),
+        "{:?}",
+        c.notes
+    );
 }
