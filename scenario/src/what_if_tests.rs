@@ -448,6 +448,15 @@ fn replacements_take_the_pasted_replica_set_that_keeps_the_replicas() {
 }
 
 /// Two nodes and the Deployment `web` of [`CLUSTER`], then `pods` as pasted.
+/// The name of each starting pod's owner, in order.
+fn owner_names(c: &WhatIfCluster) -> Vec<Option<&str>> {
+    c.cluster
+        .pods
+        .iter()
+        .map(|p| p.owner.as_ref().map(|o| o.name.as_str()))
+        .collect()
+}
+
 fn cluster_with_pods(pods: &str) -> String {
     let end = CLUSTER.find("---\napiVersion: v1\nkind: Pod").unwrap();
     let budget = CLUSTER.find("---\napiVersion: policy/v1").unwrap();
@@ -466,12 +475,7 @@ shop        web-abc-x2k4q          1/1     Running   0          5m    10.0.0.6  
     );
     let c = scenario(&text).what_if_cluster();
     assert_eq!(c.cluster.pods.len(), 3, "{:?}", c.cluster.pods);
-    let owners: Vec<Option<&str>> = c
-        .cluster
-        .pods
-        .iter()
-        .map(|p| p.owner.as_ref().map(|o| o.name.as_str()))
-        .collect();
+    let owners = owner_names(&c);
     // `abc` is no pod-template-hash (upstream's only hold 4-9, b, c, d, f).
     assert_eq!(
         owners,
@@ -658,12 +662,7 @@ kube-system   kube-proxy-8xk2p       1/1     Running   0          20d   10.0.0.1
 shop          lonely                 1/1     Running   0          5m    10.0.0.6   n1     <none>           <none>
 ";
     let c = scenario(text).what_if_cluster();
-    let owners: Vec<Option<&str>> = c
-        .cluster
-        .pods
-        .iter()
-        .map(|p| p.owner.as_ref().map(|o| o.name.as_str()))
-        .collect();
+    let owners = owner_names(&c);
     assert_eq!(
         owners,
         [Some("web-7d9f8c6b5d"), Some("web-7d9f8c6b5d"), None, None]
@@ -709,12 +708,7 @@ Non-terminated Pods:          (2 in total)
   kube-system                 kube-proxy-8xk2p          0 (0%)        0 (0%)      0 (0%)           0 (0%)         20d
 ";
     let c = scenario(text).what_if_cluster();
-    let owners: Vec<Option<&str>> = c
-        .cluster
-        .pods
-        .iter()
-        .map(|p| p.owner.as_ref().map(|o| o.name.as_str()))
-        .collect();
+    let owners = owner_names(&c);
     assert_eq!(owners, [Some("web-7d9f8c6b5d"), None]);
     assert!(
         c.notes.iter().any(
