@@ -689,8 +689,11 @@ pub fn parse_action(line: &str, version: KubeVersion) -> Result<Action, String> 
             let (k, name) = target
                 .split_once('/')
                 .ok_or_else(|| format!("\"{target}\" is not KIND/NAME, as deployment/web"))?;
-            let kind = controller_kind(k).ok_or_else(|| {
-                format!("\"{k}\" cannot be scaled here: deployment, replicaset, statefulset, job or replicationcontroller")
+            let kind = ControllerKind::scale_target(k).ok_or_else(|| {
+                format!(
+                    "\"{k}\" cannot be scaled here: {}",
+                    ControllerKind::SCALE_TARGETS
+                )
             })?;
             let replicas = count
                 .parse::<i32>()
@@ -712,20 +715,6 @@ pub fn parse_action(line: &str, version: KubeVersion) -> Result<Action, String> 
         }
     };
     Ok(Action::new(at, kind))
-}
-
-/// `kubectl`'s resource names for the scalable kinds (singular, plural, short).
-fn controller_kind(word: &str) -> Option<ControllerKind> {
-    Some(match word.to_ascii_lowercase().as_str() {
-        "deployment" | "deployments" | "deploy" => ControllerKind::Deployment,
-        "replicaset" | "replicasets" | "rs" => ControllerKind::ReplicaSet,
-        "statefulset" | "statefulsets" | "sts" => ControllerKind::StatefulSet,
-        "job" | "jobs" => ControllerKind::Job,
-        "replicationcontroller" | "replicationcontrollers" | "rc" => {
-            ControllerKind::ReplicationController
-        }
-        _ => return None,
-    })
 }
 
 /// Writes an action as a line [`parse_action`] reads back (share links, `--help`

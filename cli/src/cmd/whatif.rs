@@ -147,9 +147,10 @@ pub fn actions(
                 let (kind, name) = target
                     .split_once('/')
                     .ok_or_else(|| format!("{named}: expected KIND/NAME=REPLICAS"))?;
-                let kind = controller_kind(kind).ok_or_else(|| {
+                let kind = ControllerKind::scale_target(kind).ok_or_else(|| {
                     format!(
-                        "{named}: {kind:?} is not a workload kind (deployment, replicaset, statefulset, job, daemonset, replicationcontroller)"
+                        "{named}: {kind:?} cannot be scaled: {}",
+                        ControllerKind::SCALE_TARGETS
                     )
                 })?;
                 let replicas = n
@@ -173,21 +174,6 @@ pub fn actions(
         out.push((Action::new(when, kind), named));
     }
     Ok(out)
-}
-
-/// A workload kind as kubectl spells it on the command line.
-fn controller_kind(s: &str) -> Option<ControllerKind> {
-    Some(match s.to_ascii_lowercase().as_str() {
-        "deployment" | "deployments" | "deploy" => ControllerKind::Deployment,
-        "replicaset" | "replicasets" | "rs" => ControllerKind::ReplicaSet,
-        "statefulset" | "statefulsets" | "sts" => ControllerKind::StatefulSet,
-        "job" | "jobs" => ControllerKind::Job,
-        "daemonset" | "daemonsets" | "ds" => ControllerKind::DaemonSet,
-        "replicationcontroller" | "replicationcontrollers" | "rc" => {
-            ControllerKind::ReplicationController
-        }
-        _ => return None,
-    })
 }
 
 fn object(e: &Event) -> String {
@@ -534,7 +520,9 @@ mod tests {
         assert!(err("taint", "n1=k=v:Sometimes").starts_with("--taint n1=k=v:Sometimes: "));
         assert!(err("drain", "n1@soon").contains("not a number of seconds"));
         assert!(err("at", "-5").starts_with("--at: "));
-        assert!(err("scale", "pod/web=2").contains("not a workload kind"));
+        assert!(err("scale", "pod/web=2").contains("\"pod\" cannot be scaled"));
+        // A DaemonSet has no scale subresource; the playground and npm refuse it alike.
+        assert!(err("scale", "ds/agent=2").contains("\"ds\" cannot be scaled"));
         assert!(err("scale", "deploy/web=x").contains("not a replica count"));
         assert!(err("cordon", "").contains("a node name is needed"));
         let untaint = actions(

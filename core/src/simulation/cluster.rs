@@ -57,6 +57,26 @@ impl ControllerKind {
         }
     }
 
+    /// The kind `kubectl scale KIND/NAME` names, as kubectl resolves the resource on its
+    /// command line: singular, plural or short name, any case (`deploy`, `RS`, `sts`).
+    /// `None` for other words and for DaemonSets, which have no scale subresource.
+    pub fn scale_target(word: &str) -> Option<Self> {
+        Some(match word.to_ascii_lowercase().as_str() {
+            "deployment" | "deployments" | "deploy" => Self::Deployment,
+            "replicaset" | "replicasets" | "rs" => Self::ReplicaSet,
+            "statefulset" | "statefulsets" | "sts" => Self::StatefulSet,
+            "job" | "jobs" => Self::Job,
+            "replicationcontroller" | "replicationcontrollers" | "rc" => {
+                Self::ReplicationController
+            }
+            _ => return None,
+        })
+    }
+
+    /// The kinds [`ControllerKind::scale_target`] takes, for error messages.
+    pub const SCALE_TARGETS: &'static str =
+        "deployment, replicaset, statefulset, job or replicationcontroller";
+
     /// Parses an API kind; `None` for a kind that manages no pods here.
     pub fn parse(kind: &str) -> Option<Self> {
         Some(match kind {

@@ -664,6 +664,24 @@ fn bad_input_is_an_error_naming_the_field() {
 }
 
 #[test]
+fn kubectl_scale_targets_resolve_as_kubectl_does() {
+    for (word, kind) in [
+        ("deploy", ControllerKind::Deployment),
+        ("Deployments", ControllerKind::Deployment),
+        ("RS", ControllerKind::ReplicaSet),
+        ("sts", ControllerKind::StatefulSet),
+        ("jobs", ControllerKind::Job),
+        ("rc", ControllerKind::ReplicationController),
+    ] {
+        assert_eq!(ControllerKind::scale_target(word), Some(kind), "{word}");
+    }
+    // No scale subresource, or not a workload.
+    for word in ["daemonset", "ds", "pod", "cronjob", ""] {
+        assert_eq!(ControllerKind::scale_target(word), None, "{word}");
+    }
+}
+
+#[test]
 fn scaling_a_workload_that_is_not_there_is_an_error() {
     let scale = |kind, namespace: &str, name: &str| {
         Action::new(
