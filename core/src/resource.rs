@@ -358,8 +358,97 @@ pub struct Resource {
     /// `AllowedPodNumber` (only meaningful for allocatable)
     pub allowed_pod_number: i64,
     /// `ScalarResources`
-    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "BTreeMap::is_empty"))]
-    pub scalar: BTreeMap<String, i64>,
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Scalars::is_empty"))]
+    pub scalar: Scalars,
+}
+
+/// `Resource.ScalarResources`: resource name → amount, in name order.
+///
+/// A sorted list rather than a `BTreeMap<String, i64>`: that map type is used nowhere
+/// else, and its B-tree code would be in the wasm modules for it alone (a pod or node
+/// holds a handful of scalar resources). It iterates, compares, orders and (with
+/// `serde`) serializes as the map did.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(from = "BTreeMap<String, i64>", into = "BTreeMap<String, i64>")
+)]
+pub struct Scalars(Vec<(String, i64)>);
+
+impl Scalars {
+    /// Whether no scalar resource is present.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The number of scalar resources.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// The amount of `name`, if present.
+    pub fn get(&self, name: &str) -> Option<&i64> {
+        self.position(name).ok().map(|i| &self.0[i].1)
+    }
+
+    /// The pairs in name order.
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &i64)> {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+
+    /// Sets `name` to `amount`, returning the previous amount.
+    pub fn insert(&mut self, name: String, amount: i64) -> Option<i64> {
+        match self.position(&name) {
+            Ok(i) => Some(core::mem::replace(&mut self.0[i].1, amount)),
+            Err(i) => {
+                self.0.insert(i, (name, amount));
+                None
+            }
+        }
+    }
+
+    /// The amount of `name` (inserted as 0 when absent), for updating in place.
+    fn entry(&mut self, name: &str) -> &mut i64 {
+        let i = match self.position(name) {
+            Ok(i) => i,
+            Err(i) => {
+                self.0.insert(i, (String::from(name), 0));
+                i
+            }
+        };
+        &mut self.0[i].1
+    }
+
+    fn position(&self, name: &str) -> Result<usize, usize> {
+        self.0.binary_search_by(|(k, _)| k.as_str().cmp(name))
+    }
+}
+
+impl<'a> IntoIterator for &'a Scalars {
+    type Item = (&'a String, &'a i64);
+    type IntoIter = core::iter::Map<
+        core::slice::Iter<'a, (String, i64)>,
+        fn(&'a (String, i64)) -> (&'a String, &'a i64),
+    >;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+}
+
+#[cfg(feature = "serde")]
+impl From<BTreeMap<String, i64>> for Scalars {
+    fn from(map: BTreeMap<String, i64>) -> Self {
+        Self(map.into_iter().collect())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl From<Scalars> for BTreeMap<String, i64> {
+    fn from(s: Scalars) -> Self {
+        crate::sort::map_from(s.0)
+    }
 }
 
 impl Resource {
@@ -382,7 +471,7 @@ impl Resource {
                 }
                 PODS => self.allowed_pod_number = self.allowed_pod_number.saturating_add(q.value()),
                 n if is_scalar_resource_name(n) => {
-                    let e = self.scalar.entry(String::from(n)).or_insert(0);
+                    let e = self.scalar.entry(n);
                     *e = e.saturating_add(q.value());
                 }
                 _ => {}
@@ -399,7 +488,7 @@ impl Resource {
                 EPHEMERAL_STORAGE => self.ephemeral_storage = self.ephemeral_storage.max(q.value()),
                 PODS => {}
                 n if is_scalar_resource_name(n) => {
-                    let e = self.scalar.entry(String::from(n)).or_insert(0);
+                    let e = self.scalar.entry(n);
                     *e = (*e).max(q.value());
                 }
                 _ => {}
@@ -414,7 +503,7 @@ impl Resource {
         self.ephemeral_storage = self.ephemeral_storage.saturating_add(o.ephemeral_storage);
         self.allowed_pod_number = self.allowed_pod_number.saturating_add(o.allowed_pod_number);
         for (k, v) in &o.scalar {
-            let e = self.scalar.entry(k.clone()).or_insert(0);
+            let e = self.scalar.entry(k);
             *e = e.saturating_add(*v);
         }
     }
@@ -426,7 +515,7 @@ impl Resource {
         self.ephemeral_storage = self.ephemeral_storage.saturating_sub(o.ephemeral_storage);
         self.allowed_pod_number = self.allowed_pod_number.saturating_sub(o.allowed_pod_number);
         for (k, v) in &o.scalar {
-            let e = self.scalar.entry(k.clone()).or_insert(0);
+            let e = self.scalar.entry(k);
             *e = e.saturating_sub(*v);
         }
     }
@@ -634,4 +723,60 @@ pub fn requested_names(pod: PodSpecResources<'_>) -> Vec<String> {
 /// The names a list mentions, sorted (for display).
 pub fn names(list: &ResourceList) -> Vec<&str> {
     list.keys().map(String::as_str).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The sorted list behaves as the `BTreeMap<String, i64>` it replaces: the same
+        /// pairs in the same order, the same lookups, the same order between two of them.
+        #[test]
+        fn scalars_behave_as_a_map(
+            a in proptest::collection::vec(("[a-d]{1,2}", -5i64..5), 0..12),
+            b in proptest::collection::vec(("[a-d]{1,2}", -5i64..5), 0..12),
+        ) {
+            let build = |pairs: &[(String, i64)]| {
+                let mut ours = Scalars::default();
+                let mut map = BTreeMap::new();
+                for (k, v) in pairs {
+                    prop_assert_eq!(ours.insert(k.clone(), *v), map.insert(k.clone(), *v));
+                }
+                Ok((ours, map))
+            };
+            let (sa, ma) = build(&a)?;
+            let (sb, mb) = build(&b)?;
+            prop_assert!(sa.iter().eq(ma.iter()));
+            prop_assert_eq!(sa.len(), ma.len());
+            for key in ["a", "b", "cd", "e"] {
+                prop_assert_eq!(sa.get(key), ma.get(key));
+            }
+            prop_assert_eq!(sa.cmp(&sb), ma.cmp(&mb));
+            prop_assert_eq!(sa == sb, ma == mb);
+            prop_assert_eq!(
+                serde_json::to_string(&sa).ok(),
+                serde_json::to_string(&ma).ok()
+            );
+            let back: Scalars = serde_json::from_str(&serde_json::to_string(&ma).unwrap_or_default())
+                .unwrap_or_default();
+            prop_assert_eq!(back, sa);
+        }
+    }
+
+    #[test]
+    fn adding_resources_merges_scalars_by_name() {
+        let mut r = Resource::from_list(&list(&[("example.com/b", "2"), ("cpu", "1")]));
+        r.add_resource(&Resource::from_list(&list(&[
+            ("example.com/a", "1"),
+            ("example.com/b", "3"),
+        ])));
+        let pairs: Vec<(&str, i64)> = r.scalar.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        assert_eq!(pairs, [("example.com/a", 1), ("example.com/b", 5)]);
+        r.sub_resource(&Resource::from_list(&list(&[("example.com/c", "1")])));
+        assert_eq!(r.scalar("example.com/c"), -1);
+        assert_eq!(r.get("example.com/b"), 5);
+        assert_eq!(r.milli_cpu, 1000);
+    }
 }
