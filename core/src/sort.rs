@@ -77,6 +77,14 @@ pub fn set_from<T: Ord>(items: impl IntoIterator<Item = T>) -> BTreeSet<T> {
     set
 }
 
+/// The position of `key` in a list of `(name, count)` pairs sorted by name (`Err`: where
+/// it would be inserted). A sorted list of such pairs stands in for a
+/// `BTreeMap<String, usize>` where a map holds a few entries, so the modules need not
+/// hold that map type's B-tree code.
+pub fn find_key(list: &[(alloc::string::String, usize)], key: &str) -> Result<usize, usize> {
+    list.binary_search_by(|(k, _)| k.as_str().cmp(key))
+}
+
 /// One string standing for the pair `(a, b)` (the length of `a`, `:`, `a`, `b`: two pairs
 /// give the same string only when they are equal), so that a set of pairs can be a
 /// `BTreeSet<String>`, a type the modules already hold, rather than a `BTreeSet` of its

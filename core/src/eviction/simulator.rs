@@ -359,37 +359,38 @@ fn pod_hash(namespace: &str, name: &str) -> u64 {
 }
 
 /// Key → slot index. Keys live in the slots; the index maps a key's hash to the first
-/// slot with that hash and keeps an ordered map for the (rare) later keys that collide,
+/// slot with that hash and keeps a sorted list for the (rare) later keys that collide,
 /// so lookups compare integers instead of strings. The colliding keys are strings (a pod
 /// key as [`crate::sort::pair_key`] of namespace and name), so pods and nodes share one
-/// map type with the rest of the crate.
+/// type of list ([`crate::sort::find_key`]) with the rest of the crate.
 #[derive(Clone, Debug)]
 struct KeyIndex {
     first: BTreeMap<u64, usize>,
-    collided: BTreeMap<String, usize>,
+    collided: Vec<(String, usize)>,
 }
 
 impl KeyIndex {
     fn new() -> Self {
         Self {
             first: BTreeMap::new(),
-            collided: BTreeMap::new(),
+            collided: Vec::new(),
         }
     }
 
-    /// The slot of a key: `is_key` tells whether a slot holds it, `collided` looks it up
-    /// among the colliding keys.
+    /// The slot of a key: `is_key` tells whether a slot holds it, `collided_key` makes
+    /// the string it is listed under among the colliding keys.
     fn find(
         &self,
         hash: u64,
         is_key: impl Fn(usize) -> bool,
-        collided: impl FnOnce(&BTreeMap<String, usize>) -> Option<usize>,
+        collided_key: impl FnOnce() -> String,
     ) -> Option<usize> {
         let &slot = self.first.get(&hash)?;
         if is_key(slot) {
             return Some(slot);
         }
-        collided(&self.collided)
+        let i = crate::sort::find_key(&self.collided, &collided_key()).ok()?;
+        self.collided.get(i).map(|&(_, slot)| slot)
     }
 
     /// Records a new key (not yet indexed) at `slot`.
@@ -397,7 +398,11 @@ impl KeyIndex {
         if let Entry::Vacant(e) = self.first.entry(hash) {
             e.insert(slot);
         } else {
-            self.collided.insert(key(), slot);
+            let key = key();
+            match crate::sort::find_key(&self.collided, &key) {
+                Ok(i) => self.collided[i].1 = slot,
+                Err(i) => self.collided.insert(i, (key, slot)),
+            }
         }
     }
 }
@@ -784,10 +789,7 @@ impl EvictionSimulator {
         self.pod_index.find(
             pod_hash(&key.namespace, &key.name),
             |i| pods.get(i).is_some_and(|s| s.key == *key),
-            |collided| {
-                let name = crate::sort::pair_key(&key.namespace, &key.name);
-                collided.get(&name).copied()
-            },
+            || crate::sort::pair_key(&key.namespace, &key.name),
         )
     }
 
@@ -797,7 +799,7 @@ impl EvictionSimulator {
         let found = self.node_index.find(
             hash,
             |i| nodes.get(i).is_some_and(|s| s.name == name),
-            |collided| collided.get(name.as_str()).copied(),
+            || name.clone(),
         );
         if let Some(n) = found {
             return n;
@@ -1017,7 +1019,7 @@ mod tests {
             index.find(
                 hash,
                 |i| keys.get(i).is_some_and(|k| k == key),
-                |collided| collided.get(key).copied(),
+                || String::from(key),
             )
         };
         assert_eq!(find(7, "a"), Some(0));

@@ -2,7 +2,6 @@
 //! the DefaultPreemption post-filter text and the event the scheduler records
 //! (`pkg/scheduler/schedule_one.go`, `handleSchedulingFailure`).
 
-use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -22,6 +21,14 @@ pub const NO_PREEMPTION_VICTIMS: &str = "No preemption victims found for incomin
 pub const PREEMPTION_POLICY_NEVER: &str = "not eligible due to preemptionPolicy=Never.";
 /// DefaultPreemption's prefix on its post-filter message.
 pub const PREEMPTION_PREFIX: &str = "preemption: ";
+/// Adds `count` to `reason`'s entry of a list sorted by reason, inserting it in order.
+fn add_count(list: &mut Vec<(String, usize)>, reason: &str, count: usize) {
+    match crate::sort::find_key(list, reason) {
+        Ok(i) => list[i].1 = list[i].1.saturating_add(count),
+        Err(i) => list.insert(i, (String::from(reason), count)),
+    }
+}
+
 /// `validation.NoteLengthLimit`: the longest event message, in bytes.
 pub const EVENT_MESSAGE_LIMIT: usize = 1024;
 /// What replaces the last bytes of a truncated event message.
@@ -36,8 +43,10 @@ pub const EVENT_TRUNCATION_SUFFIX: &str = " ...";
 pub struct FitError {
     /// `NumAllNodes`.
     pub num_all_nodes: usize,
-    /// Reason → number of recorded nodes that gave it.
-    pub reasons: BTreeMap<String, usize>,
+    /// Reason → number of recorded nodes that gave it, sorted by reason (a list rather
+    /// than a `BTreeMap<String, usize>`, a map type the wasm modules would hold for this
+    /// alone; a FitError has a handful of reasons).
+    pub reasons: Vec<(String, usize)>,
     /// How many nodes were recorded explicitly (`NodeToStatus.Len()`).
     pub recorded_nodes: usize,
     /// Reasons of the shared status of nodes never recorded (`AbsentNodesStatus`);
@@ -78,11 +87,7 @@ impl FitError {
         if count == 0 {
             return;
         }
-        if let Some(c) = self.reasons.get_mut(reason) {
-            *c = c.saturating_add(count);
-        } else {
-            self.reasons.insert(String::from(reason), count);
-        }
+        add_count(&mut self.reasons, reason, count);
     }
 
     /// The histogram entries `"<count> <reason>"`, sorted as strings (so `"10 …"` sorts
@@ -92,8 +97,7 @@ impl FitError {
         if self.recorded_nodes < self.num_all_nodes {
             let absent = self.num_all_nodes - self.recorded_nodes;
             for reason in &self.absent_nodes_reasons {
-                let c = counts.entry(reason.clone()).or_insert(0);
-                *c = c.saturating_add(absent);
+                add_count(&mut counts, reason, absent);
             }
         }
         let mut items: Vec<String> = counts
