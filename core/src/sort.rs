@@ -19,9 +19,38 @@ use core::cmp::Ordering;
 
 /// The stable order of `0..len` under `cmp`: position `k` of the result holds the index of
 /// the element that belongs at `k`. Non-generic, so a module holds one copy.
+///
+/// A bottom-up merge sort written out here rather than `slice::sort_by`, whose driftsort
+/// (run detection, quicksort fallback, small-sort networks) is about 4 KB of wasm for
+/// this one instance; the sorts here are of a few hundred elements at most. Any stable
+/// sort gives the same order for the same total order, so the result is `sort_by`'s.
 pub fn order(len: usize, cmp: &dyn Fn(usize, usize) -> Ordering) -> Vec<u32> {
     let mut idx: Vec<u32> = (0..len as u32).collect();
-    idx.sort_by(|&a, &b| cmp(a as usize, b as usize));
+    let mut buf: Vec<u32> = idx.clone();
+    let mut width = 1;
+    while width < len {
+        let mut start = 0;
+        while start < len {
+            let mid = len.min(start + width);
+            let end = len.min(start + 2 * width);
+            let (mut l, mut r) = (start, mid);
+            for slot in &mut buf[start..end] {
+                // The left run wins ties: that keeps equal elements in input order.
+                let take_left = r >= end
+                    || (l < mid && cmp(idx[l] as usize, idx[r] as usize) != Ordering::Greater);
+                if take_left {
+                    *slot = idx[l];
+                    l += 1;
+                } else {
+                    *slot = idx[r];
+                    r += 1;
+                }
+            }
+            start = end;
+        }
+        core::mem::swap(&mut idx, &mut buf);
+        width *= 2;
+    }
     idx
 }
 
