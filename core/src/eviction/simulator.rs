@@ -27,8 +27,7 @@
 //! strings). 10,000 pods on 100 nodes through 1,000 NoExecute node updates take about
 //! 10 ms (`cargo bench -p taintlab-core --bench eviction`).
 
-use alloc::collections::btree_map::Entry;
-use alloc::collections::{BTreeMap, BinaryHeap};
+use alloc::collections::BinaryHeap;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -358,52 +357,64 @@ fn pod_hash(namespace: &str, name: &str) -> u64 {
     fnv1a(&[namespace.as_bytes(), name.as_bytes()])
 }
 
-/// Key → slot index. Keys live in the slots; the index maps a key's hash to the first
-/// slot with that hash and keeps a sorted list for the (rare) later keys that collide,
-/// so lookups compare integers instead of strings. The colliding keys are strings (a pod
-/// key as [`crate::sort::pair_key`] of namespace and name), so pods and nodes share one
-/// type of list ([`crate::sort::find_key`]) with the rest of the crate.
-#[derive(Clone, Debug)]
+/// Key → slot index: a hash table of `(hash, slot)` pairs with linear probing. Keys live
+/// in the slots and are compared only when their hashes are equal, so lookups compare
+/// integers instead of strings, and keys that share a hash simply take the next free
+/// places. Written out here (keys are never removed, so it is a few lines) rather than a
+/// `BTreeMap<u64, usize>`, whose B-tree code the wasm modules would hold for this index
+/// alone; `core` has no hash map.
+#[derive(Clone, Debug, Default)]
 struct KeyIndex {
-    first: BTreeMap<u64, usize>,
-    collided: Vec<(String, usize)>,
+    /// `(hash, slot + 1)`, `(_, 0)` when free; a power of two long, at most half full.
+    table: Vec<(u64, usize)>,
+    len: usize,
 }
 
 impl KeyIndex {
     fn new() -> Self {
-        Self {
-            first: BTreeMap::new(),
-            collided: Vec::new(),
-        }
+        Self::default()
     }
 
-    /// The slot of a key: `is_key` tells whether a slot holds it, `collided_key` makes
-    /// the string it is listed under among the colliding keys.
-    fn find(
-        &self,
-        hash: u64,
-        is_key: impl Fn(usize) -> bool,
-        collided_key: impl FnOnce() -> String,
-    ) -> Option<usize> {
-        let &slot = self.first.get(&hash)?;
-        if is_key(slot) {
-            return Some(slot);
+    /// The slot of a key with this hash for which `is_key` holds.
+    fn find(&self, hash: u64, is_key: impl Fn(usize) -> bool) -> Option<usize> {
+        let mask = self.table.len().checked_sub(1)?;
+        // Truncating the hash to the table's size is the point.
+        let mut at = hash as usize & mask;
+        loop {
+            let &(h, slot) = self.table.get(at)?;
+            if slot == 0 {
+                return None;
+            }
+            if h == hash && is_key(slot - 1) {
+                return Some(slot - 1);
+            }
+            at = (at + 1) & mask;
         }
-        let i = crate::sort::find_key(&self.collided, &collided_key()).ok()?;
-        self.collided.get(i).map(|&(_, slot)| slot)
     }
 
     /// Records a new key (not yet indexed) at `slot`.
-    fn insert(&mut self, hash: u64, key: impl FnOnce() -> String, slot: usize) {
-        if let Entry::Vacant(e) = self.first.entry(hash) {
-            e.insert(slot);
-        } else {
-            let key = key();
-            match crate::sort::find_key(&self.collided, &key) {
-                Ok(i) => self.collided[i].1 = slot,
-                Err(i) => self.collided.insert(i, (key, slot)),
+    fn insert(&mut self, hash: u64, slot: usize) {
+        if (self.len + 1) * 2 > self.table.len() {
+            let size = (self.table.len() * 2).max(16);
+            let old = core::mem::replace(&mut self.table, alloc::vec![(0, 0); size]);
+            for (h, s) in old {
+                if s != 0 {
+                    Self::place(&mut self.table, h, s);
+                }
             }
         }
+        Self::place(&mut self.table, hash, slot + 1);
+        self.len += 1;
+    }
+
+    /// Puts an entry in the first free place from its hash on (the table has one).
+    fn place(table: &mut [(u64, usize)], hash: u64, entry: usize) {
+        let mask = table.len() - 1;
+        let mut at = hash as usize & mask;
+        while table[at].1 != 0 {
+            at = (at + 1) & mask;
+        }
+        table[at] = (hash, entry);
     }
 }
 
@@ -786,26 +797,23 @@ impl EvictionSimulator {
 
     fn find_pod(&self, key: &PodKey) -> Option<usize> {
         let pods = &self.controller.pods;
-        self.pod_index.find(
-            pod_hash(&key.namespace, &key.name),
-            |i| pods.get(i).is_some_and(|s| s.key == *key),
-            || crate::sort::pair_key(&key.namespace, &key.name),
-        )
+        self.pod_index
+            .find(pod_hash(&key.namespace, &key.name), |i| {
+                pods.get(i).is_some_and(|s| s.key == *key)
+            })
     }
 
     fn intern_node(&mut self, name: String) -> usize {
         let hash = fnv1a(&[name.as_bytes()]);
         let nodes = &self.nodes;
-        let found = self.node_index.find(
-            hash,
-            |i| nodes.get(i).is_some_and(|s| s.name == name),
-            || name.clone(),
-        );
+        let found = self
+            .node_index
+            .find(hash, |i| nodes.get(i).is_some_and(|s| s.name == name));
         if let Some(n) = found {
             return n;
         }
         let n = self.nodes.len();
-        self.node_index.insert(hash, || name.clone(), n);
+        self.node_index.insert(hash, n);
         self.nodes.push(NodeSlot {
             name,
             no_execute: None,
@@ -820,11 +828,7 @@ impl EvictionSimulator {
         }
         let id = PodId(self.controller.pods.len());
         let hash = pod_hash(&key.namespace, &key.name);
-        self.pod_index.insert(
-            hash,
-            || crate::sort::pair_key(&key.namespace, &key.name),
-            id.0,
-        );
+        self.pod_index.insert(hash, id.0);
         self.controller.pods.push(PodSlot {
             key,
             live: None,
@@ -1012,21 +1016,42 @@ mod tests {
         let keys = [String::from("a"), String::from("b"), String::from("c")];
         let mut index = KeyIndex::new();
         // Force every key onto the same hash.
-        for (i, k) in keys.iter().enumerate() {
-            index.insert(7, || k.clone(), i);
+        for i in 0..keys.len() {
+            index.insert(7, i);
         }
-        let find = |hash: u64, key: &str| {
-            index.find(
-                hash,
-                |i| keys.get(i).is_some_and(|k| k == key),
-                || String::from(key),
-            )
+        let find = |index: &KeyIndex, hash: u64, key: &str| {
+            index.find(hash, |i| keys.get(i).is_some_and(|k| k == key))
         };
-        assert_eq!(find(7, "a"), Some(0));
-        assert_eq!(find(7, "b"), Some(1));
-        assert_eq!(find(7, "c"), Some(2));
-        assert_eq!(find(7, "d"), None);
-        assert_eq!(find(8, "a"), None);
+        assert_eq!(find(&index, 7, "a"), Some(0));
+        assert_eq!(find(&index, 7, "b"), Some(1));
+        assert_eq!(find(&index, 7, "c"), Some(2));
+        assert_eq!(find(&index, 7, "d"), None);
+        assert_eq!(find(&index, 8, "a"), None);
+    }
+
+    #[test]
+    fn key_index_grows_and_finds_every_key() {
+        let keys: Vec<String> = (0..1000).map(|i| format!("pod-{i}")).collect();
+        let mut index = KeyIndex::new();
+        for (i, k) in keys.iter().enumerate() {
+            // A few hash values shared by many keys, and wrap-around at the table's end.
+            let hash = if i % 3 == 0 {
+                u64::MAX
+            } else {
+                fnv1a(&[k.as_bytes()]) % 64
+            };
+            assert_eq!(index.find(hash, |s| keys[s] == *k), None);
+            index.insert(hash, i);
+        }
+        assert!(index.table.len().is_power_of_two() && index.table.len() >= 2 * keys.len());
+        for (i, k) in keys.iter().enumerate() {
+            let hash = if i % 3 == 0 {
+                u64::MAX
+            } else {
+                fnv1a(&[k.as_bytes()]) % 64
+            };
+            assert_eq!(index.find(hash, |s| keys[s] == *k), Some(i));
+        }
     }
 
     #[test]
