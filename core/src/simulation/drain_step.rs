@@ -243,6 +243,24 @@ impl World<'_> {
         let Some(p) = self.pods.get(id) else {
             return;
         };
+        // The budgets that select a pod depend only on its namespace and labels: a pod
+        // with those of the pod admitted just before it (the next pod of one workload)
+        // shares that pod's list.
+        if let Some(prev) = id.checked_sub(1).and_then(|q| self.pods.get(q))
+            && prev.pod.pod.namespace == p.pod.pod.namespace
+            && prev.labels == p.labels
+        {
+            let range = prev.budgets;
+            for &i in self.budget_lists.get(range.0..range.1).unwrap_or_default() {
+                if let Some(v) = self.budget_pods.get_mut(i) {
+                    v.push(id);
+                }
+            }
+            if let Some(p) = self.pods.get_mut(id) {
+                p.budgets = range;
+            }
+            return;
+        }
         let Some((by_label, general, selectors)) = self.budget_index.as_ref() else {
             return;
         };

@@ -291,7 +291,9 @@ pub(super) struct PodSlot<'a> {
     /// The taint-eviction controller has been told about the pod (see
     /// [`World::watched`]).
     pub fed: bool,
-    /// The PodDisruptionBudgets that select it: a range of [`World::budget_lists`].
+    /// The PodDisruptionBudgets that select it: a range of [`World::budget_lists`]
+    /// (shared with the pod admitted before it when both have one namespace and the
+    /// same labels).
     pub budgets: (usize, usize),
     pub created: i64,
 }
@@ -310,8 +312,9 @@ impl PodSlot<'_> {
 
 pub(super) struct NodeSlot {
     pub spec: Node,
-    /// Read back only by the debug check of the incremental node view.
-    #[cfg_attr(not(debug_assertions), allow(dead_code))]
+    /// Read back only by the debug check of the incremental node view, so kept only in
+    /// debug builds.
+    #[cfg(debug_assertions)]
     pub allocatable: Option<crate::resource::ResourceList>,
     pub exists: bool,
     pub reporting: bool,
@@ -754,6 +757,7 @@ impl<'a> World<'a> {
         let state = NodeState::with_allocatable(n.allocatable.as_ref(), [], self.popts);
         self.nodes.push(NodeSlot {
             spec,
+            #[cfg(debug_assertions)]
             allocatable: n.allocatable.clone(),
             exists: true,
             reporting: true,
@@ -1332,7 +1336,10 @@ impl<'a> World<'a> {
         let Some(p) = self.pods.get_mut(id) else {
             return;
         };
-        if p.pod.pod.node_name != name {
+        // A pod bound without the scheduler was created with `nodeName`: the node was
+        // found by that name.
+        debug_assert!(scheduled || p.pod.pod.node_name == name);
+        if scheduled && p.pod.pod.node_name != name {
             // The spec is copied: admission's tolerations go into the copy.
             let admitted = p.admitted.take().and_then(|i| self.admitted.get(i));
             let spec = p.pod.to_mut();
