@@ -1195,10 +1195,16 @@ fn what_if_taint_drain_and_failure_second_by_second() {
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["kind"], "WhatIfResult");
     assert_eq!(v["apiVersion"], "taintlab.dev/v1");
-    let actions = v["actions"].as_array().unwrap();
-    let at: Vec<i64> = actions.iter().map(|a| a["at"].as_i64().unwrap()).collect();
-    assert_eq!(at, [0, 60, 60]);
-    assert_eq!(actions[2]["action"], "nodeStopsReporting");
+    // The actions as lines, and the notes: the document npm `whatIf` returns.
+    assert_eq!(
+        v["actions"],
+        serde_json::json!([
+            "at 0 taint node1 k=v:NoExecute",
+            "at 60 drain node2",
+            "at 60 fail node3"
+        ])
+    );
+    assert_eq!(v["notes"], serde_json::json!([]));
     let t = &v["timeline"];
     assert_eq!(t["until"], 1800);
     let evicted: Vec<(i64, &str)> = t["events"]
@@ -1251,6 +1257,39 @@ fn what_if_says_why_a_stateful_sets_pod_is_not_replaced() {
         out.lines().any(|l| l.trim_start()
             == "Terminating shop/db-0 on n1 since 355s (taint-eviction), not replaced: StatefulSet db creates db-0 again only once it is gone; n1 is not ready, so no kubelet confirms the deletion (kubectl delete pod --force, or deleting the Node, ends it)"),
         "{out}"
+    );
+}
+
+#[test]
+fn what_if_json_is_npm_what_if_with_its_notes() {
+    // Tables print no owners: the notes say what was assumed, in JSON as in npm.
+    let o = run(&[
+        "what-if",
+        "-f",
+        "whatif-tables.txt",
+        "--drain",
+        "n1",
+        "--force",
+        "--until",
+        "120",
+        "-o",
+        "json",
+    ]);
+    let expected = taintlab_json::api::what_if(
+        &serde_json::json!(fixture("whatif-tables.txt")).into(),
+        &serde_json::json!(["at 0 drain n1 --force"]).into(),
+        &serde_json::json!({ "until": 120 }).into(),
+    )
+    .expect("whatIf");
+    assert_eq!(compact(&stdout(&o)), compact(&expected));
+    let v: serde_json::Value = serde_json::from_str(&expected).unwrap();
+    let notes = v["notes"].as_array().unwrap();
+    assert!(
+        notes.iter().any(|n| n["message"]
+            .as_str()
+            .unwrap()
+            .contains("kube-system/kube-proxy-8xk2p, shop/lonely")),
+        "{notes:?}"
     );
 }
 

@@ -355,11 +355,13 @@ pub fn run(a: &WhatIfArgs, matches: Option<&ArgMatches>) -> u8 {
         return fail(format!("{named}: at {}s, after --until {until}s", late.at));
     }
     let start = s.what_if_cluster();
+    // Warnings on stderr in every format; JSON and YAML also carry them in the document.
     if !a.common.quiet {
         for n in &start.notes {
             eprintln!("taintlab: warning: what-if: {}", n.message);
         }
     }
+    let start_notes = start.notes;
     let cluster = start.cluster;
     let plain: Vec<Action> = actions.iter().map(|(x, _)| x.clone()).collect();
     let mut w = WhatIf::new(cluster, s.semantics, plain.clone(), until);
@@ -396,17 +398,13 @@ pub fn run(a: &WhatIfArgs, matches: Option<&ArgMatches>) -> u8 {
             code
         }
         Format::Json | Format::Yaml => {
-            // Written out so that the fields keep their order (the timeline's is the
-            // core's).
-            let doc = (|| -> Result<String, serde_json::Error> {
-                Ok(format!(
-                    r#"{{"apiVersion":"taintlab.dev/v1","kind":"WhatIfResult","kubernetesVersion":{},"actions":{},"timeline":{}}}"#,
-                    serde_json::to_string(&s.semantics.version.to_string())?,
-                    serde_json::to_string(&plain)?,
-                    serde_json::to_string(&t)?
-                ))
-            })();
-            let doc = match doc {
+            // The document npm `whatIf` returns for the same texts and actions.
+            let doc = match taintlab_json::api::whatif::document(
+                s.semantics.version,
+                &plain,
+                &start_notes,
+                &t,
+            ) {
                 Ok(d) => d,
                 Err(e) => return fail(e.to_string()),
             };

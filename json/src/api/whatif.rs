@@ -3,13 +3,14 @@
 //! cluster ([`Scenario::what_if_cluster`]) and the one text form of actions
 //! ([`taintlab_scenario::parse_action`]) that the command line and share links use.
 //!
-//! The result is the command line's `WhatIfResult` document (`taintlab what-if -o json`)
-//! plus the notes on what was assumed to build the cluster: `{apiVersion, kind,
-//! kubernetesVersion, actions, notes, timeline}`, `timeline` being core's `Timeline` as
-//! serialized by its serde derives.
+//! The result is the `WhatIfResult` document that `taintlab what-if -o json` prints too
+//! ([`document`]): `{apiVersion, kind, kubernetesVersion, actions, notes, timeline}`,
+//! the actions as lines, the notes on what was assumed to build the cluster, and
+//! `timeline` being core's `Timeline` as serialized by its serde derives.
 
-use taintlab_core::simulation::Action;
-use taintlab_scenario::{PaneKind, Scenario, format_action, parse_action};
+use taintlab_core::KubeVersion;
+use taintlab_core::simulation::{Action, Timeline};
+use taintlab_scenario::{PaneKind, Scenario, WhatIfNote, format_action, parse_action};
 
 use crate::api::analyze::{Panes, options as scenario_options, panes};
 use crate::error::{ApiError, ApiResult};
@@ -116,12 +117,24 @@ pub fn what_if(input: &V, actions_arg: &V, options: &V) -> ApiResult {
         };
         ApiError::value("invalid-argument", argument, &e.field, e.message)
     })?;
-    let lines: Vec<serde_json::Value> = list
+    document(version, &list, &start.notes, &timeline)
+}
+
+/// The `WhatIfResult` document of a run: `{apiVersion: taintlab.dev/v1, kind:
+/// WhatIfResult, kubernetesVersion, actions, notes, timeline}`. Each action is its line
+/// ([`format_action`]; `null` for one that carries a whole object), each note
+/// `{message, pane?, line?}`. npm `whatIf` and `taintlab what-if -o json` both write it.
+pub fn document(
+    version: KubeVersion,
+    actions: &[Action],
+    notes: &[WhatIfNote],
+    timeline: &Timeline,
+) -> ApiResult {
+    let lines: Vec<serde_json::Value> = actions
         .iter()
         .map(|a| format_action(a).map_or(serde_json::Value::Null, serde_json::Value::String))
         .collect();
-    let notes: Vec<serde_json::Value> = start
-        .notes
+    let notes: Vec<serde_json::Value> = notes
         .iter()
         .map(|n| {
             let mut m = serde_json::Map::new();
@@ -136,13 +149,13 @@ pub fn what_if(input: &V, actions_arg: &V, options: &V) -> ApiResult {
     let ser = |e: serde_json::Error| {
         ApiError::value("internal", "input", "input", format!("cannot write: {e}"))
     };
-    // Written out so that the fields keep their order, as the command line writes them.
+    // Written out so that the fields keep their order (the timeline's is the core's).
     Ok(format!(
         r#"{{"apiVersion":"taintlab.dev/v1","kind":"WhatIfResult","kubernetesVersion":{},"actions":{},"notes":{},"timeline":{}}}"#,
         serde_json::to_string(&version.to_string()).map_err(ser)?,
         serde_json::to_string(&lines).map_err(ser)?,
         serde_json::to_string(&notes).map_err(ser)?,
-        serde_json::to_string(&timeline).map_err(ser)?,
+        serde_json::to_string(timeline).map_err(ser)?,
     ))
 }
 
