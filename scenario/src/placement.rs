@@ -346,15 +346,18 @@ pub(crate) fn build(nodes: &[NodeEntry], pods: &[PodEntry], semantics: Semantics
         .cloned()
         .collect();
     let mut running = vec![0usize; node_list.len()];
-    let by_name: std::collections::HashMap<&str, usize> = node_list
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (n.name.as_str(), i))
-        .collect();
+    let by_name = by_node_name(
+        node_list
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.name.as_str(), i))
+            .collect(),
+    );
     for b in bound.iter().filter(|b| !b.placement.is_terminal()) {
-        if let Some(c) = by_name
-            .get(b.pod.node_name.as_str())
-            .and_then(|&i| running.get_mut(i))
+        // Of nodes sharing a name, the last one counts (as a map built in node order).
+        if let Some(c) = named(&by_name, &b.pod.node_name)
+            .last()
+            .and_then(|&(_, i)| running.get_mut(i))
         {
             *c += 1;
         }
@@ -506,6 +509,21 @@ fn is_daemon_pod_of(name: &str, namespace: &str, ds: &PodEntry) -> bool {
             .is_some_and(|suffix| suffix.len() == 5 && suffix.chars().all(|c| ALPHABET.contains(c)))
 }
 
+/// `(node name, index)` pairs sorted by name, equal names in their given order: a
+/// lookup table for [`named`] (a sorted list rather than a `HashMap<&str, _>`, whose
+/// hash table code the wasm modules would hold for each value type).
+fn by_node_name(mut pairs: Vec<(&str, usize)>) -> Vec<(&str, usize)> {
+    taintlab_core::sort::sort_by(&mut pairs, |a, b| a.0.cmp(b.0));
+    pairs
+}
+
+/// The entries of a [`by_node_name`] table for `name`, in their given order.
+fn named<'l, 'n>(table: &'l [(&'n str, usize)], name: &str) -> &'l [(&'n str, usize)] {
+    let start = table.partition_point(|&(n, _)| n < name);
+    let end = table.partition_point(|&(n, _)| n <= name);
+    table.get(start..end).unwrap_or_default()
+}
+
 /// See [`Placement::node_class`].
 fn node_classes(
     nodes: &[Node],
@@ -517,15 +535,13 @@ fn node_classes(
 ) -> Vec<usize> {
     use std::collections::HashMap;
     let keys = GroupingKeys::of(batch, options);
-    let mut bound_here: HashMap<&str, Vec<usize>> = HashMap::new();
-    for (i, p) in pods.iter().enumerate() {
-        if !p.pod.node_name.is_empty() {
-            bound_here
-                .entry(p.pod.node_name.as_str())
-                .or_default()
-                .push(i);
-        }
-    }
+    let bound_here = by_node_name(
+        pods.iter()
+            .enumerate()
+            .filter(|(_, p)| !p.pod.node_name.is_empty())
+            .map(|(i, p)| (p.pod.node_name.as_str(), i))
+            .collect(),
+    );
     type Key<'a> = (
         &'a [taintlab_core::Taint],
         bool,
@@ -533,7 +549,7 @@ fn node_classes(
         Vec<Option<&'a String>>,
         Option<&'a NodeState>,
         Vec<Option<(&'a PodOutcome, &'a NodeOutcome)>>,
-        Option<&'a Vec<usize>>,
+        &'a [(&'a str, usize)],
     );
     let mut seen: HashMap<Key<'_>, usize> = HashMap::new();
     nodes
@@ -555,7 +571,7 @@ fn node_classes(
                             .map(|d| (&d.outcome, &d.cell))
                     })
                     .collect(),
-                bound_here.get(n.name.as_str()),
+                named(&bound_here, &n.name),
             );
             let next = seen.len();
             *seen.entry(key).or_insert(next)
