@@ -114,9 +114,33 @@ pub fn find_key(list: &[(alloc::string::String, usize)], key: &str) -> Result<us
     list.binary_search_by(|(k, _)| k.as_str().cmp(key))
 }
 
+/// Adds `name` to a sorted list without repeats, in order; `false` if it was there. A
+/// sorted list of strings stands in for a `BTreeSet<String>` where a set holds a few
+/// names, so the modules need not hold that set type's B-tree code.
+pub fn insert_name(set: &mut Vec<alloc::string::String>, name: alloc::string::String) -> bool {
+    match set.binary_search(&name) {
+        Ok(_) => false,
+        Err(at) => {
+            set.insert(at, name);
+            true
+        }
+    }
+}
+
+/// The names sorted (byte order) without repeats: `collect::<BTreeSet<String>>()` as a
+/// list (see [`insert_name`]).
+pub fn names_from(
+    names: impl IntoIterator<Item = alloc::string::String>,
+) -> Vec<alloc::string::String> {
+    let mut v: Vec<alloc::string::String> = names.into_iter().collect();
+    sort(&mut v);
+    v.dedup();
+    v
+}
+
 /// One string standing for the pair `(a, b)` (the length of `a`, `:`, `a`, `b`: two pairs
 /// give the same string only when they are equal), so that a set of pairs can be a
-/// `BTreeSet<String>`, a type the modules already hold, rather than a `BTreeSet` of its
+/// sorted list of strings ([`insert_name`]) rather than a `BTreeSet` of its
 /// own tuple type, which brings its own copy of the B-tree's code (2 to 4 KB each).
 pub fn pair_key(a: &str, b: &str) -> alloc::string::String {
     alloc::format!("{}:{a}{b}", a.len())

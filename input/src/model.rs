@@ -1,7 +1,7 @@
 //! What the parsers produce: nodes, workloads, bare taint and toleration lists,
 //! `kubectl taint` commands and FailedScheduling events, each with its source location.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use serde::Serialize;
 use taintlab_core::model::PodPlacement;
@@ -328,10 +328,10 @@ impl Workload {
         }
     }
 
-    /// Names of every resource requested by a container or init container, sorted
-    /// (ExtendedResourceToleration reads requests, not limits).
-    pub fn requested_resources(&self) -> BTreeSet<String> {
-        taintlab_core::sort::set_from(
+    /// Names of every resource requested by a container or init container, sorted and
+    /// without repeats (ExtendedResourceToleration reads requests, not limits).
+    pub fn requested_resources(&self) -> Vec<String> {
+        taintlab_core::sort::names_from(
             self.containers
                 .iter()
                 .chain(&self.init_containers)

@@ -76,7 +76,11 @@ fn yaml_pod_with_anchors_and_merge_keys() {
     assert_eq!(w.priority_class_name, "batch-high");
     assert_eq!(w.pod.preemption_policy, PreemptionPolicy::Never);
     assert_eq!(w.qos_class(), QosClass::Guaranteed);
-    assert!(w.requested_resources().contains("nvidia.com/gpu"));
+    assert!(
+        w.requested_resources()
+            .iter()
+            .any(|r| r == "nvidia.com/gpu")
+    );
 }
 
 #[test]

@@ -451,7 +451,7 @@ fn requested_resources(w: &Workload) -> Vec<String> {
         names.extend(c.resources.requests.keys().cloned());
         names.extend(c.resources.limits.keys().cloned());
     }
-    names.into_iter().collect()
+    taintlab_core::sort::names_from(names)
 }
 
 fn entry(

@@ -8,7 +8,6 @@
 //! devices are usually tainted with the resource name, so only pods asking for the device
 //! land there.
 
-use alloc::collections::BTreeSet;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -46,13 +45,12 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<str>,
 {
-    let set: BTreeSet<String> = crate::sort::set_from(
+    crate::sort::names_from(
         requested
             .into_iter()
             .filter(|n| is_extended_resource_name(n.as_ref()))
             .map(|n| String::from(n.as_ref())),
-    );
-    set.into_iter().collect()
+    )
 }
 
 /// The toleration added for one extended resource.

@@ -2,7 +2,6 @@
 //! `parseTaint`, `parseTaints`, `reorganizeTaints`, `checkIfTaintsAlreadyExists`,
 //! `deleteTaint`, `deleteTaintsByKey`, plus the flag and conflict checks of `taint.go`.
 
-use alloc::collections::BTreeSet;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -142,7 +141,7 @@ pub fn parse_taints<S: AsRef<str>>(
 ) -> Result<ParsedTaints, String> {
     let mut parsed = ParsedTaints::default();
     // (effect, key) pairs as one string each: see `sort::pair_key`.
-    let mut unique: BTreeSet<String> = BTreeSet::new();
+    let mut unique: Vec<String> = Vec::new();
     for spec in specs {
         let spec = spec.as_ref();
         if let Some(rest) = spec.strip_suffix('-') {
@@ -153,7 +152,10 @@ pub fn parse_taints<S: AsRef<str>>(
             if t.effect.is_empty() {
                 return Err(format!("invalid taint spec: {spec}"));
             }
-            if !unique.insert(crate::sort::pair_key(t.effect.as_str(), &t.key)) {
+            if !crate::sort::insert_name(
+                &mut unique,
+                crate::sort::pair_key(t.effect.as_str(), &t.key),
+            ) {
                 return Err(format!(
                     "duplicated taints with the same key and effect: {}",
                     taint_go_value(&t)
@@ -313,6 +315,7 @@ pub fn check_conflicts(to_add: &[Taint], to_remove: &[Taint]) -> Result<(), Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::collections::BTreeSet;
     use alloc::vec;
     use proptest::prelude::*;
 

@@ -50,7 +50,7 @@
 //! picks. Scores are computed over all feasible nodes (`percentageOfNodesToScore: 100`),
 //! also when only one node is feasible (upstream then skips scoring).
 
-use alloc::collections::{BTreeMap, BTreeSet};
+use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -239,8 +239,9 @@ pub fn node_affinity_filter(required: &RequiredNodeAffinity, node: &Node) -> Sta
 pub enum PreFilterResult {
     /// Every node is a candidate.
     AllNodes,
-    /// Only these node names are candidates (`PreFilterResult.NodeNames`).
-    Nodes(BTreeSet<String>),
+    /// Only these node names are candidates (`PreFilterResult.NodeNames`), sorted and
+    /// without repeats (a list rather than a `BTreeSet<String>`, see `sort::insert_name`).
+    Nodes(Vec<String>),
     /// `pod affinity terms conflict`: UnschedulableAndUnresolvable, no node evaluated.
     Conflict,
 }
@@ -255,15 +256,18 @@ pub fn node_affinity_pre_filter(pod: &SchedulingPod, options: PlacementOptions) 
         return PreFilterResult::AllNodes;
     }
     let conflict_per_term = !options.semantics.version.at_least(27);
-    let mut union: BTreeSet<String> = BTreeSet::new();
+    let mut union: Vec<String> = Vec::new();
     for term in &required.node_selector_terms {
-        let mut names: Option<BTreeSet<String>> = None;
+        let mut names: Option<Vec<String>> = None;
         for r in &term.match_fields {
             if r.key == OBJECT_NAME_FIELD && r.operator == "In" {
-                let set: BTreeSet<String> = crate::sort::set_from(r.values.iter().cloned());
+                let set = crate::sort::names_from(r.values.iter().cloned());
                 names = Some(match names {
                     None => set,
-                    Some(prev) => crate::sort::set_from(prev.intersection(&set).cloned()),
+                    Some(mut prev) => {
+                        prev.retain(|n| set.binary_search(n).is_ok());
+                        prev
+                    }
                 });
             }
         }
@@ -274,7 +278,9 @@ pub fn node_affinity_pre_filter(pod: &SchedulingPod, options: PlacementOptions) 
         if conflict_per_term && names.is_empty() {
             return PreFilterResult::Conflict;
         }
-        union.extend(names);
+        for name in names {
+            crate::sort::insert_name(&mut union, name);
+        }
     }
     if union.is_empty() {
         PreFilterResult::Conflict
@@ -1103,7 +1109,7 @@ pub fn schedule_one(
 /// on a listed name that is not a node; 1.30 divides by zero (a runtime panic) when
 /// no listed name is a node; later releases ignore missing names.
 pub(crate) fn pre_filter_result_error<'n>(
-    names: &BTreeSet<String>,
+    names: &[String],
     node_names: impl Iterator<Item = &'n str>,
     minor: u16,
 ) -> Option<PodOutcome> {

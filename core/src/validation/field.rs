@@ -1,7 +1,6 @@
 //! apimachinery's `field.Error` (`k8s.io/apimachinery/pkg/util/validation/field/errors.go`):
 //! error types, bad values, `Error()` and the aggregate the apiserver puts in its Status.
 
-use alloc::collections::BTreeSet;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -374,11 +373,12 @@ impl fmt::Display for FieldError {
 /// `ErrorList.ToAggregate().Error()`: duplicates removed, one message as is, several as
 /// `[e1, e2]`. `None` for an empty list.
 pub fn aggregate_message(errors: &[FieldError]) -> Option<String> {
-    let mut seen = BTreeSet::new();
+    // Seen messages in a sorted list (`sort::insert_name`), not a `BTreeSet<String>`.
+    let mut seen = Vec::new();
     let mut unique = Vec::new();
     for e in errors {
         let m = e.message();
-        if seen.insert(m.clone()) {
+        if crate::sort::insert_name(&mut seen, m.clone()) {
             unique.push(m);
         }
     }

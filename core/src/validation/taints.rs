@@ -1,6 +1,5 @@
 //! `validateNodeTaints` (`pkg/apis/core/validation/validation.go`).
 
-use alloc::collections::BTreeSet;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -22,7 +21,7 @@ use crate::version::KubeVersion;
 pub fn validate_node_taints(taints: &[Taint], path: &str, version: KubeVersion) -> Vec<FieldError> {
     let mut errs = Vec::new();
     // (effect, key) pairs as one string each: see `sort::pair_key`.
-    let mut seen: BTreeSet<String> = BTreeSet::new();
+    let mut seen: Vec<String> = Vec::new();
     for (i, t) in taints.iter().enumerate() {
         let at = |child: &str| format!("{path}[{i}].{child}");
         for msg in qualified_name_errors(&t.key, version) {
@@ -49,7 +48,7 @@ pub fn validate_node_taints(taints: &[Taint], path: &str, version: KubeVersion) 
                 &SUPPORTED_EFFECTS,
             ));
         }
-        if !seen.insert(crate::sort::pair_key(t.effect.as_str(), &t.key)) {
+        if !crate::sort::insert_name(&mut seen, crate::sort::pair_key(t.effect.as_str(), &t.key)) {
             errs.push(FieldError::duplicate(
                 format!("{path}[{i}]"),
                 BadValue::Taint {
