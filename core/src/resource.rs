@@ -256,6 +256,17 @@ pub fn pod_requests_with(
     defaults: NonMissing,
     mut container_fn: impl FnMut(&ResourceList, bool),
 ) -> ResourceList {
+    requests_of(pod, rules, defaults, &mut container_fn)
+}
+
+/// The body of [`pod_requests_with`], not generic over the callback, so the modules hold
+/// one copy of it rather than one per caller.
+fn requests_of(
+    pod: PodSpecResources<'_>,
+    rules: RequestRules,
+    defaults: NonMissing,
+    container_fn: &mut dyn FnMut(&ResourceList, bool),
+) -> ResourceList {
     let prep = |c: &ContainerResources| {
         let r = if rules.api_defaulting {
             c.resources.defaulted_requests()
