@@ -242,6 +242,8 @@ impl Scenario {
         // Pods of a `kubectl get pods` or `describe node` table taken to be unmanaged,
         // for one note.
         let mut unknown_owner: Vec<String> = Vec::new();
+        // Pods those tables show without their labels: (namespace, name).
+        let mut unlabelled: Vec<(String, String)> = Vec::new();
         // Owners that were not pasted, made up from their pods: (kind, ns, name) -> pods.
         let mut made_up: BTreeMap<(ControllerKind, String, String), Vec<usize>> = BTreeMap::new();
         for e in &self.pods {
@@ -330,6 +332,13 @@ impl Scenario {
                     made_up.entry(key).or_default().push(out.cluster.pods.len());
                 }
             }
+            if lc.labels.is_empty()
+                && e.workload
+                    .as_ref()
+                    .is_some_and(|w| shows_no_owners(w.form).is_some())
+            {
+                unlabelled.push((ns.clone(), e.pod.name.clone()));
+            }
             out.cluster.pods.push(ClusterPod {
                 pod: scheduling_pod(e),
                 labels: lc.labels.clone(),
@@ -416,8 +425,25 @@ impl Scenario {
                 });
                 continue;
             };
+            let ns = namespace(&pdb.namespace);
+            let unknown: Vec<String> = unlabelled
+                .iter()
+                .filter(|(pns, _)| *pns == ns)
+                .map(|(pns, name)| format!("{pns}/{name}"))
+                .collect();
+            if !unknown.is_empty() {
+                out.notes.push(WhatIfNote {
+                    source: Some(source.clone()),
+                    message: format!(
+                        "PodDisruptionBudget {ns}/{}: the labels of {} pod(s) in {ns} are unknown (kubectl get pods and kubectl describe node print none), so it selects none of them here; in the cluster it may select them and make kubectl drain wait: {}; paste kubectl get pods -o yaml to read their labels",
+                        pdb.name,
+                        unknown.len(),
+                        unknown.join(", ")
+                    ),
+                });
+            }
             out.cluster.disruption_budgets.push(DisruptionBudget {
-                namespace: namespace(&pdb.namespace),
+                namespace: ns,
                 name: pdb.name.clone(),
                 selector: selector.clone(),
                 min_available: pdb.min_available.as_ref().map(percent_or_int),

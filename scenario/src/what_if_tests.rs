@@ -680,6 +680,20 @@ shop          lonely                 1/1     Running   0          5m    10.0.0.6
         ) && n.contains(": kube-system/kube-proxy-8xk2p, shop/lonely;")),
         "{notes:?}"
     );
+    // A budget in their namespace cannot see their labels: a note says so.
+    let budget = format!(
+        "{text}---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {{name: web, namespace: shop}}\nspec: {{minAvailable: 2, selector: {{matchLabels: {{app: web}}}}}}\n"
+    );
+    let c = scenario(&budget).what_if_cluster();
+    assert!(
+        c.notes.iter().any(|n| n.message.starts_with(
+            "PodDisruptionBudget shop/web: the labels of 3 pod(s) in shop are unknown"
+        ) && n
+            .message
+            .contains(": shop/web-7d9f8c6b5d-x2k4q, shop/web-7d9f8c6b5d-q7m4z, shop/lonely;")),
+        "{:?}",
+        c.notes
+    );
     // With --force the drain evicts all four; the ReplicaSet replaces its two.
     let actions = parse_actions("at 0 drain n1 --force", V).unwrap();
     let t = scenario(text).what_if(&actions, 60).expect("runs");
