@@ -449,7 +449,8 @@ pub(super) struct World<'a> {
     pub live_copy: Option<(u64, Vec<Node>, Vec<NodeState>)>,
     /// Position of each node slot in the copy.
     pub live_pos: Vec<Option<usize>>,
-    /// Node slots changed since the copy was refreshed.
+    /// Node slots changed since the copy was refreshed (none are recorded while there
+    /// is no copy: the next one is made from every node).
     pub copy_dirty: BTreeSet<usize>,
     /// Schedule every pod with the full per-node evaluation (the baseline).
     pub naive: bool,
@@ -829,7 +830,9 @@ impl<'a> World<'a> {
             self.watch_if_tainted(slot, taints);
         }
         self.evictor_apply(event);
-        self.copy_dirty.insert(slot);
+        if self.live_copy.is_some() {
+            self.copy_dirty.insert(slot);
+        }
         self.spec_gen += 1;
         self.spec_log.push((self.spec_gen, slot));
         self.state_gen += 1;
@@ -1356,7 +1359,9 @@ impl<'a> World<'a> {
         } else {
             self.evictor_pod(id)
         };
-        self.copy_dirty.insert(slot);
+        if self.live_copy.is_some() {
+            self.copy_dirty.insert(slot);
+        }
         let summary = self.resource_summary(id);
         if let Some(n) = self.nodes.get_mut(slot) {
             n.pods.push(id);
@@ -1549,7 +1554,9 @@ impl<'a> World<'a> {
                 debug_assert!(state == n.state && view == n.view);
             }
             self.dirty_daemon_nodes.insert(slot);
-            self.copy_dirty.insert(slot);
+            if self.live_copy.is_some() {
+                self.copy_dirty.insert(slot);
+            }
         }
         if self.pods.get(id).is_some_and(|p| p.fed) || !self.watched {
             self.evictor_apply(SimEvent::DeletePod(PodKey::new(&key.0, &key.1)));
