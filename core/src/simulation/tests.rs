@@ -684,7 +684,7 @@ fn kubectl_scale_targets_resolve_as_kubectl_does() {
 #[test]
 fn scaling_a_workload_that_is_not_there_is_an_error() {
     let scale = |kind, namespace: &str, name: &str| {
-        Action::new(
+        let action = Action::new(
             5,
             ActionKind::Scale {
                 kind,
@@ -692,41 +692,27 @@ fn scaling_a_workload_that_is_not_there_is_an_error() {
                 name: name.into(),
                 replicas: 3,
             },
-        )
+        );
+        simulate(&WhatIf::new(
+            three_nodes_rs(),
+            Semantics::newest(),
+            vec![action],
+            60,
+        ))
     };
-    let e = simulate(&WhatIf::new(
-        three_nodes_rs(),
-        Semantics::newest(),
-        vec![scale(ControllerKind::Deployment, "default", "web")],
-        60,
-    ))
-    .unwrap_err();
+    let e = scale(ControllerKind::Deployment, "default", "web").unwrap_err();
     assert_eq!(e.field, "actions[0].name");
     assert_eq!(
         e.message,
         "Deployment default/web does not exist (kubectl: Error from server (NotFound): deployments.apps \"web\" not found); the paste has no Deployment"
     );
     // The right name in another namespace: the ones there are listed.
-    let e = simulate(&WhatIf::new(
-        three_nodes_rs(),
-        Semantics::newest(),
-        vec![scale(ControllerKind::ReplicaSet, "shop", "web")],
-        60,
-    ))
-    .unwrap_err();
+    let e = scale(ControllerKind::ReplicaSet, "shop", "web").unwrap_err();
     assert!(
         e.message.ends_with("; the replicasets are: default/web"),
         "{e}"
     );
-    assert!(
-        simulate(&WhatIf::new(
-            three_nodes_rs(),
-            Semantics::newest(),
-            vec![scale(ControllerKind::ReplicaSet, "default", "web")],
-            60,
-        ))
-        .is_ok()
-    );
+    assert!(scale(ControllerKind::ReplicaSet, "default", "web").is_ok());
 }
 
 #[test]
