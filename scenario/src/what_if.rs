@@ -360,6 +360,9 @@ impl Scenario {
         }
         for ((kind, ns, name), pods) in made_up {
             if kind == ControllerKind::DaemonSet {
+                out.cluster
+                    .daemon_sets_without_spec
+                    .push((ns.clone(), name.clone()));
                 out.notes.push(WhatIfNote {
                     source: None,
                     message: format!(

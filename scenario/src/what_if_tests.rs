@@ -740,3 +740,58 @@ Non-terminated Pods:          (2 in total)
         c.notes
     );
 }
+
+#[test]
+fn a_daemon_sets_pod_whose_daemon_set_was_not_pasted_is_daemon_set_managed_for_drain() {
+    let text = "apiVersion: v1
+kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: '2', memory: 4Gi, pods: '110'}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: n2}
+status: {allocatable: {cpu: '2', memory: 4Gi, pods: '110'}}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: agent-8k2xq
+  namespace: kube-system
+  ownerReferences: [{apiVersion: apps/v1, kind: DaemonSet, name: agent, controller: true}]
+spec:
+  nodeName: n1
+  containers: [{name: c, image: agent}]
+";
+    let c = scenario(text).what_if_cluster();
+    assert_eq!(
+        c.cluster.daemon_sets_without_spec,
+        [("kube-system".to_string(), "agent".to_string())]
+    );
+    let lines = |action: &str| -> Vec<String> {
+        let actions = parse_actions(action, V).unwrap();
+        let t = scenario(text).what_if(&actions, 60).expect("runs");
+        t.events
+            .iter()
+            .filter(|e| e.reason == "drain")
+            .map(|e| e.message.clone())
+            .collect()
+    };
+    // kubectl finds the DaemonSet: skipped with --ignore-daemonsets, refused without;
+    // never the "daemonsets.apps not found" of a DaemonSet that is gone.
+    assert_eq!(
+        lines("at 0 drain n1 --ignore-daemonsets"),
+        [
+            "node/n1 cordoned",
+            "Warning: ignoring DaemonSet-managed Pods: kube-system/agent-8k2xq",
+            "node/n1 drained"
+        ]
+    );
+    let refused = lines("at 0 drain n1");
+    assert!(
+        refused.iter().any(|l| l.contains(
+            "cannot delete DaemonSet-managed Pods (use --ignore-daemonsets to ignore): kube-system/agent-8k2xq"
+        )),
+        "{refused:?}"
+    );
+}

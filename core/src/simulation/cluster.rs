@@ -261,4 +261,10 @@ pub struct Cluster {
     pub workloads: Vec<Workload>,
     /// The PodDisruptionBudgets.
     pub disruption_budgets: Vec<DisruptionBudget>,
+    /// DaemonSets that exist but whose spec is not known, as `(namespace, name)`: the
+    /// owners of pods whose DaemonSet the input does not show. `kubectl drain` finds
+    /// them (their pods are DaemonSet-managed, not orphans), and nothing creates pods
+    /// for them. A DaemonSet owner in neither list is one that is gone.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
+    pub daemon_sets_without_spec: Vec<(String, String)>,
 }

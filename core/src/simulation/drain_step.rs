@@ -449,7 +449,12 @@ impl DrainWorld for World<'_> {
             w.spec.kind == ControllerKind::DaemonSet
                 && w.spec.namespace == namespace
                 && w.spec.name == name
-        })
+        }) || self
+            .input
+            .cluster
+            .daemon_sets_without_spec
+            .iter()
+            .any(|(ns, n)| ns == namespace && n == name)
     }
 
     fn evict(

@@ -90,6 +90,7 @@ fn three_nodes_rs() -> Cluster {
         ],
         workloads: vec![w],
         disruption_budgets: vec![],
+        daemon_sets_without_spec: vec![],
     }
 }
 
@@ -182,6 +183,7 @@ fn drain_blocked_by_a_budget_retries_every_five_seconds_until_the_timeout() {
         ],
         workloads: vec![db, ds.clone()],
         disruption_budgets: vec![pdb("db-pdb", "db", Some(0), None)],
+        daemon_sets_without_spec: vec![],
     };
     for n in ["n1", "n2", "n3"] {
         cluster
@@ -237,6 +239,7 @@ fn drain_within_the_budget_evicts_and_a_stateful_set_recreates_the_same_name_onc
         ],
         workloads: vec![db],
         disruption_budgets: vec![pdb("db-pdb", "db", Some(1), None)],
+        daemon_sets_without_spec: vec![],
     };
     let t = run(cluster, vec![drain(0, "n1", DrainOptions::default())], 100);
     let l = drain_lines(&t);
@@ -519,6 +522,7 @@ fn daemon_set_pods_keep_running_through_cordon_and_node_failure_and_fill_a_new_n
         pods: vec![],
         workloads: vec![ds],
         disruption_budgets: vec![],
+        daemon_sets_without_spec: vec![],
     };
     let t = run(
         cluster,
@@ -564,6 +568,7 @@ fn job_replacement_waits_for_the_failure_backoff() {
         pods: vec![pod_of(&job, "batch-abcde", "n1")],
         workloads: vec![job],
         disruption_budgets: vec![],
+        daemon_sets_without_spec: vec![],
     };
     let t = run(
         cluster,
@@ -600,6 +605,7 @@ fn preemption_evicts_a_lower_priority_pod_and_the_preemptor_lands_once_it_is_gon
         pods: vec![pod_of(&low, "low-a", "n1")],
         workloads: vec![low],
         disruption_budgets: vec![],
+        daemon_sets_without_spec: vec![],
     };
     let t = run(
         cluster,
@@ -661,6 +667,46 @@ fn bad_input_is_an_error_naming_the_field() {
     ))
     .unwrap_err();
     assert_eq!(e.field, "actions[0].at");
+}
+
+#[test]
+fn a_daemon_set_without_its_spec_exists_for_drain_and_a_missing_one_does_not() {
+    let ds = workload(ControllerKind::DaemonSet, "agent", 0, "100m");
+    let with_spec_unknown = |known: bool| Cluster {
+        nodes: vec![node("n1"), node("n2")],
+        pods: vec![pod_of(&ds, "agent-n1", "n1")],
+        daemon_sets_without_spec: if known {
+            vec![("default".into(), "agent".into())]
+        } else {
+            vec![]
+        },
+        ..Cluster::default()
+    };
+    let options = DrainOptions {
+        ignore_daemonsets: true,
+        ..DrainOptions::default()
+    };
+    let t = run(
+        with_spec_unknown(true),
+        vec![drain(0, "n1", options.clone())],
+        30,
+    );
+    assert_eq!(
+        drain_lines(&t)[1],
+        "0 Warning: ignoring DaemonSet-managed Pods: default/agent-n1"
+    );
+    assert!(!t.summary.drains_unfinished);
+    // Nothing creates the DaemonSet's pod on n2: its spec is not known.
+    assert_eq!(t.pods.len(), 1);
+    // Gone (the owner reference names no DaemonSet there is): kubectl's Get fails.
+    let t = run(with_spec_unknown(false), vec![drain(0, "n1", options)], 30);
+    assert!(
+        drain_lines(&t)
+            .iter()
+            .any(|l| l.contains("daemonsets.apps \"agent\" not found")),
+        "{:?}",
+        drain_lines(&t)
+    );
 }
 
 #[test]
@@ -814,6 +860,7 @@ fn deployment_on_n1(replica_set: Option<&str>, owners: [&str; 2]) -> Cluster {
         pods,
         workloads: vec![w],
         disruption_budgets: vec![pdb("web", "web", Some(1), None)],
+        daemon_sets_without_spec: vec![],
     }
 }
 
