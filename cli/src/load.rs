@@ -170,6 +170,13 @@ impl Loaded {
         Scenario::build(&refs, &self.options)
     }
 
+    /// The scenario as a what-if run builds it, as the playground's worker and npm
+    /// `whatIf` do ([`Scenario::build_for_what_if`]: no pod is scheduled up front).
+    pub fn what_if_scenario(&self) -> Scenario {
+        let refs: Vec<&ParsedPane> = self.panes.iter().collect();
+        Scenario::build_for_what_if(&refs, &self.options)
+    }
+
     /// What npm `analyze` returns for the same texts and options (compact JSON).
     pub fn analyze_json(&self) -> Result<String, String> {
         let input = match &self.nodes {

@@ -23,9 +23,23 @@ pub fn load(c: &Common) -> Result<(Loaded, Scenario), u8> {
 
 /// [`load`] for one pod (`why POD`): from the cluster, its workload object is read too.
 pub fn load_for(c: &Common, target: Option<&str>) -> Result<(Loaded, Scenario), u8> {
+    load_with(c, target, Loaded::scenario)
+}
+
+/// [`load`] for `what-if`: the scenario without the scheduling matrix of every pasted
+/// pod on every node, which a what-if run never reads ([`Loaded::what_if_scenario`]).
+pub fn load_for_what_if(c: &Common) -> Result<(Loaded, Scenario), u8> {
+    load_with(c, None, Loaded::what_if_scenario)
+}
+
+fn load_with(
+    c: &Common,
+    target: Option<&str>,
+    build: fn(&Loaded) -> Scenario,
+) -> Result<(Loaded, Scenario), u8> {
     let l = Loaded::read_for(c, target)?;
     crate::progress::phase(BUILDING);
-    let s = l.scenario();
+    let s = build(&l);
     crate::progress::clear();
     l.report(&s, c.quiet)?;
     Ok((l, s))

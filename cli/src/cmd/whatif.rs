@@ -16,7 +16,7 @@ use taintlab_core::simulation::{
     WhatIf,
 };
 
-use super::load;
+use super::load_for_what_if;
 use crate::load::find_node;
 use crate::out::{Style, print_error};
 use crate::{EXIT_INPUT, EXIT_NO, Format, WhatIfArgs};
@@ -261,6 +261,19 @@ pub fn text(t: &Timeline, actions: &[(Action, String)], style: &Style) -> String
 /// (the kubelet confirms a graceful deletion, so on a node that is not ready it never
 /// ends, and a StatefulSet waits for it before it creates the pod again).
 fn still_terminating(t: &Timeline) -> Vec<String> {
+    // What replaced each pod, and each node's last state, found in one pass each.
+    let mut replaced_by: Vec<Option<usize>> = vec![None; t.pods.len()];
+    for (i, p) in t.pods.iter().enumerate() {
+        if let Some(slot) = p.replaces.and_then(|r| replaced_by.get_mut(r)) {
+            slot.get_or_insert(i);
+        }
+    }
+    let mut last_change = vec![None; t.nodes.len()];
+    for c in &t.node_changes {
+        if let Some(slot) = last_change.get_mut(c.node) {
+            *slot = Some(c);
+        }
+    }
     let mut lines = Vec::new();
     for span in t.spans.iter().filter(|x| x.to.is_none()) {
         let PodState::Terminating { cause } = span.state else {
@@ -276,7 +289,12 @@ fn still_terminating(t: &Timeline) -> Vec<String> {
         }
         line.push_str(&format!(" since {}s ({})", span.from, cause.as_str()));
         let mut why = Vec::new();
-        match t.pods.iter().find(|r| r.replaces == Some(span.pod)) {
+        match replaced_by
+            .get(span.pod)
+            .copied()
+            .flatten()
+            .and_then(|r| t.pods.get(r))
+        {
             Some(r) => line.push_str(&format!(", replaced by {}", r.name)),
             None => {
                 line.push_str(", not replaced");
@@ -292,7 +310,7 @@ fn still_terminating(t: &Timeline) -> Vec<String> {
         }
         let last = span
             .node
-            .and_then(|n| t.node_changes.iter().rev().find(|c| c.node == n));
+            .and_then(|n| last_change.get(n).copied().flatten());
         if let (Some(name), Some(c)) = (node, last)
             && c.exists
             && !c.ready
@@ -312,7 +330,7 @@ fn still_terminating(t: &Timeline) -> Vec<String> {
 
 /// Runs `what-if`.
 pub fn run(a: &WhatIfArgs, matches: Option<&ArgMatches>) -> u8 {
-    let (l, s) = match load(&a.common) {
+    let (l, s) = match load_for_what_if(&a.common) {
         Ok(x) => x,
         Err(code) => return code,
     };
