@@ -91,6 +91,7 @@ impl<'a> ByName<'a> {
         self.get_hashed(name_hash(namespace, name), namespace, name)
     }
 
+    /// [`Self::get`] with the key's hash given (the tests give colliding ones).
     fn get_hashed(&self, hash: u64, namespace: &str, name: &str) -> Option<usize> {
         let is = |k: &NameKey<'_>| k.0 == namespace && k.1 == name;
         match self.0.get(&hash)? {
@@ -105,77 +106,54 @@ impl<'a> ByName<'a> {
 
     /// Maps the key to `id` (a copy of the key is kept).
     pub fn insert(&mut self, namespace: &str, name: &str, id: usize) {
-        let hash = name_hash(namespace, name);
         let key = (
             Cow::Owned(String::from(namespace)),
             Cow::Owned(String::from(name)),
             id,
         );
-        self.insert_hashed(hash, key);
+        self.put(name_hash(namespace, name), key, true);
     }
 
     /// Maps a borrowed key to `id` unless the key is there already (then nothing
     /// changes): whether it was inserted. One search of the index.
     pub fn insert_new(&mut self, namespace: &'a str, name: &'a str, id: usize) -> bool {
-        let hash = name_hash(namespace, name);
-        self.insert_new_hashed(hash, (Cow::Borrowed(namespace), Cow::Borrowed(name), id))
+        let key = (Cow::Borrowed(namespace), Cow::Borrowed(name), id);
+        self.put(name_hash(namespace, name), key, false)
     }
 
-    fn insert_new_hashed(&mut self, hash: u64, key: NameKey<'a>) -> bool {
-        match self.0.entry(hash) {
+    /// Puts `key` (whose hash is `hash`) in the index; a key already there gets the new
+    /// id when `replace`, else stays as it is. Whether the key was new.
+    fn put(&mut self, hash: u64, key: NameKey<'a>, replace: bool) -> bool {
+        let named = match self.0.entry(hash) {
             alloc::collections::btree_map::Entry::Vacant(e) => {
                 e.insert(Named::One(key));
-                true
+                return true;
             }
-            alloc::collections::btree_map::Entry::Occupied(mut e) => {
-                let same = |k: &NameKey<'_>| k.0 == key.0 && k.1 == key.1;
-                let named = e.get_mut();
-                match named {
-                    Named::One(k) if same(k) => false,
-                    Named::Many(v) if v.iter().any(same) => false,
-                    Named::Many(v) => {
-                        v.push(key);
-                        true
-                    }
-                    Named::One(_) => {
-                        if let Named::One(k) = core::mem::replace(named, Named::Many(Vec::new()))
-                            && let Named::Many(v) = named
-                        {
-                            v.push(k);
-                            v.push(key);
-                        }
-                        true
-                    }
+            alloc::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
+        };
+        let same = |k: &NameKey<'_>| k.0 == key.0 && k.1 == key.1;
+        let found = match named {
+            Named::One(k) => same(k).then_some(k),
+            Named::Many(v) => v.iter_mut().find(|k| same(k)),
+        };
+        if let Some(k) = found {
+            if replace {
+                *k = key;
+            }
+            return false;
+        }
+        match named {
+            Named::Many(v) => v.push(key),
+            Named::One(_) => {
+                if let Named::One(k) = core::mem::replace(named, Named::Many(Vec::new()))
+                    && let Named::Many(v) = named
+                {
+                    v.push(k);
+                    v.push(key);
                 }
             }
         }
-    }
-
-    fn insert_hashed(&mut self, hash: u64, key: NameKey<'a>) {
-        match self.0.entry(hash) {
-            alloc::collections::btree_map::Entry::Vacant(e) => {
-                e.insert(Named::One(key));
-            }
-            alloc::collections::btree_map::Entry::Occupied(mut e) => {
-                let named = e.get_mut();
-                let same = |k: &NameKey<'_>| k.0 == key.0 && k.1 == key.1;
-                match named {
-                    Named::One(k) if same(k) => *k = key,
-                    Named::One(_) => {
-                        if let Named::One(k) = core::mem::replace(named, Named::Many(Vec::new()))
-                            && let Named::Many(v) = named
-                        {
-                            v.push(k);
-                            v.push(key);
-                        }
-                    }
-                    Named::Many(v) => match v.iter_mut().find(|k| same(k)) {
-                        Some(k) => *k = key,
-                        None => v.push(key),
-                    },
-                }
-            }
-        }
+        true
     }
 
     pub fn remove(&mut self, namespace: &str, name: &str) {
@@ -2056,15 +2034,15 @@ mod by_name_tests {
     fn keys_sharing_a_hash_stay_apart() {
         let mut m = ByName::default();
         let owned = |s: &str| Cow::Owned(String::from(s));
-        m.insert_hashed(7, (owned("ns"), owned("a"), 1));
-        m.insert_hashed(7, (owned("ns"), owned("b"), 2));
-        m.insert_hashed(7, (owned("other"), owned("a"), 3));
+        m.put(7, (owned("ns"), owned("a"), 1), true);
+        m.put(7, (owned("ns"), owned("b"), 2), true);
+        m.put(7, (owned("other"), owned("a"), 3), true);
         assert_eq!(m.get_hashed(7, "ns", "a"), Some(1));
         assert_eq!(m.get_hashed(7, "ns", "b"), Some(2));
         assert_eq!(m.get_hashed(7, "other", "a"), Some(3));
         assert_eq!(m.get_hashed(7, "ns", "c"), None);
         // A key inserted again takes the new id.
-        m.insert_hashed(7, (owned("ns"), owned("b"), 4));
+        m.put(7, (owned("ns"), owned("b"), 4), true);
         assert_eq!(m.get_hashed(7, "ns", "b"), Some(4));
         m.remove_hashed(7, "ns", "a");
         assert_eq!(m.get_hashed(7, "ns", "a"), None);
@@ -2078,14 +2056,14 @@ mod by_name_tests {
     fn a_new_key_goes_in_once() {
         let mut m = ByName::default();
         let owned = |s: &str| Cow::Owned(String::from(s));
-        assert!(m.insert_new_hashed(7, (owned("ns"), owned("a"), 1)));
+        assert!(m.put(7, (owned("ns"), owned("a"), 1), false));
         // The same key again changes nothing, alone under its hash or not.
-        assert!(!m.insert_new_hashed(7, (owned("ns"), owned("a"), 2)));
+        assert!(!m.put(7, (owned("ns"), owned("a"), 2), false));
         assert_eq!(m.get_hashed(7, "ns", "a"), Some(1));
-        assert!(m.insert_new_hashed(7, (owned("ns"), owned("b"), 3)));
-        assert!(m.insert_new_hashed(7, (owned("other"), owned("a"), 4)));
-        assert!(!m.insert_new_hashed(7, (owned("ns"), owned("b"), 5)));
-        assert!(!m.insert_new_hashed(7, (owned("other"), owned("a"), 6)));
+        assert!(m.put(7, (owned("ns"), owned("b"), 3), false));
+        assert!(m.put(7, (owned("other"), owned("a"), 4), false));
+        assert!(!m.put(7, (owned("ns"), owned("b"), 5), false));
+        assert!(!m.put(7, (owned("other"), owned("a"), 6), false));
         assert_eq!(m.get_hashed(7, "ns", "a"), Some(1));
         assert_eq!(m.get_hashed(7, "ns", "b"), Some(3));
         assert_eq!(m.get_hashed(7, "other", "a"), Some(4));
