@@ -41,6 +41,17 @@ fn shown(v: &V) -> String {
     }
 }
 
+/// The `wrong-type` error "must be `want`, got ..." at `path` (one copy for every
+/// reader: each `format!` written out costs the engine module code of its own).
+pub fn wrong_type(arg: &str, path: &str, want: &str, got: &V) -> ApiError {
+    ApiError::value(
+        "wrong-type",
+        arg,
+        path,
+        format!("must be {want}, got {}", shown(got)),
+    )
+}
+
 /// Absent and `null` (and `undefined`, which arrives as `null`) mean "not given".
 pub fn given(v: Option<&V>) -> Option<&V> {
     v.filter(|v| !v.is_null())
@@ -83,12 +94,7 @@ impl<'a> Obj<'a> {
             V::Obj(m) => Some(m.as_slice()),
             V::Null if optional => None,
             other => {
-                return Err(ApiError::value(
-                    "wrong-type",
-                    arg,
-                    path,
-                    format!("must be {what}, got {}", shown(other)),
-                ));
+                return Err(wrong_type(arg, path, what, other));
             }
         };
         if let Some(m) = map {
@@ -149,11 +155,7 @@ impl<'a> Obj<'a> {
     }
 
     fn wrong(&self, key: &str, want: &str, got: &V) -> ApiError {
-        self.error(
-            key,
-            "wrong-type",
-            format!("must be {want}, got {}", shown(got)),
-        )
+        wrong_type(&self.arg, &self.at(key), want, got)
     }
 
     /// A string field.
@@ -194,11 +196,11 @@ impl<'a> Obj<'a> {
                 .enumerate()
                 .map(|(i, v)| match v {
                     V::Str(s) => Ok(s.clone()),
-                    other => Err(ApiError::value(
-                        "wrong-type",
+                    other => Err(wrong_type(
                         &self.arg,
                         &index(&self.at(key), i),
-                        format!("must be a string, got {}", shown(other)),
+                        "a string",
+                        other,
                     )),
                 })
                 .collect::<ApiResult<Vec<String>>>()
@@ -424,12 +426,7 @@ pub fn toleration(v: &V, arg: &str, version: KubeVersion) -> ApiResult<Toleratio
 /// `path` is where the value sits (`node.taints`).
 pub fn taints(v: &V, arg: &str, path: &str, version: KubeVersion) -> ApiResult<Vec<Taint>> {
     let Some(items) = items_or_text(v) else {
-        return Err(ApiError::value(
-            "wrong-type",
-            arg,
-            path,
-            format!("must be an array of taints or text, got {}", shown(v)),
-        ));
+        return Err(wrong_type(arg, path, "an array of taints or text", v));
     };
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
@@ -482,12 +479,7 @@ pub fn tolerations_located(
     version: KubeVersion,
 ) -> ApiResult<(Vec<Toleration>, Vec<Option<Location>>)> {
     let Some(items) = items_or_text(v) else {
-        return Err(ApiError::value(
-            "wrong-type",
-            arg,
-            path,
-            format!("must be an array of tolerations or text, got {}", shown(v)),
-        ));
+        return Err(wrong_type(arg, path, "an array of tolerations or text", v));
     };
     let mut out = Vec::with_capacity(items.len());
     let mut locs = Vec::with_capacity(items.len());
@@ -646,11 +638,7 @@ fn plain_node(
     if let Some(labels) = o.get("labels") {
         // Labels are free-form: any key, string values.
         let V::Obj(map) = labels else {
-            return Err(o.error(
-                "labels",
-                "wrong-type",
-                format!("must be an object of strings, got {}", shown(labels)),
-            ));
+            return Err(o.wrong("labels", "an object of strings", labels));
         };
         for (k, val) in map {
             match val {
@@ -658,11 +646,11 @@ fn plain_node(
                     node.labels.insert(k.clone(), s.clone());
                 }
                 other => {
-                    return Err(ApiError::value(
-                        "wrong-type",
+                    return Err(wrong_type(
                         arg,
                         &join(&o.at("labels"), k),
-                        format!("must be a string, got {}", shown(other)),
+                        "a string",
+                        other,
                     ));
                 }
             }
@@ -670,11 +658,7 @@ fn plain_node(
     }
     if let Some(conds) = o.get("conditions") {
         let V::Arr(items) = conds else {
-            return Err(o.error(
-                "conditions",
-                "wrong-type",
-                format!("must be an array, got {}", shown(conds)),
-            ));
+            return Err(o.wrong("conditions", "an array", conds));
         };
         for (i, c) in items.iter().enumerate() {
             let co = Obj::new(
@@ -1051,12 +1035,7 @@ fn nodes_of(v: &V, arg: &str, path: &str, t: NodeText<'_>) -> ApiResult<Vec<Node
     let Some((mut p, positions)) = read_value(v, path, Prefer::Taints, t.version)? else {
         return match v {
             V::Obj(_) => Ok(vec![plain_node(v, arg, path, t.version, t.default_name)?]),
-            other => Err(ApiError::value(
-                "wrong-type",
-                arg,
-                path,
-                format!("must be a node (an object) or text, got {}", shown(other)),
-            )),
+            other => Err(wrong_type(arg, path, "a node (an object) or text", other)),
         };
     };
     let mut nodes = nodes_from_text(&mut p, path, t)?;
@@ -1095,12 +1074,7 @@ fn pods_of(
     let Some((mut p, positions)) = read_value(v, path, Prefer::Tolerations, version)? else {
         return match v {
             V::Obj(_) => Ok(vec![plain_pod(v, arg, path, version, default_name)?]),
-            other => Err(ApiError::value(
-                "wrong-type",
-                arg,
-                path,
-                format!("must be a pod (an object) or text, got {}", shown(other)),
-            )),
+            other => Err(wrong_type(arg, path, "a pod (an object) or text", other)),
         };
     };
     let mut pods = pods_from_text(&mut p, path, default_name);
