@@ -20,7 +20,7 @@ use taintlab_scenario::{
 
 use crate::error::{ApiError, ApiResult};
 use crate::value::V;
-use crate::write;
+use crate::write::{self, J};
 
 // ---------------------------------------------------------------------------------------
 // Plain values
@@ -698,23 +698,30 @@ fn plain_node(
 type NodeStatus = (Option<ResourceList>, Option<ResourceList>, Vec<Diagnostic>);
 
 fn node_status(o: &Obj<'_>, version: KubeVersion) -> ApiResult<NodeStatus> {
-    let status: Vec<(String, V)> = ["allocatable", "capacity"]
-        .iter()
-        .filter_map(|k| o.get(k).map(|v| ((*k).to_string(), v.clone())))
+    let status: Vec<(&str, &V)> = ["allocatable", "capacity"]
+        .into_iter()
+        .filter_map(|k| o.get(k).map(|v| (k, v)))
         .collect();
     if status.is_empty() {
         return Ok((None, None, Vec::new()));
     }
-    let obj = V::Obj(vec![
-        ("apiVersion".into(), V::Str("v1".into())),
-        ("kind".into(), V::Str("Node".into())),
-        (
-            "metadata".into(),
-            V::Obj(vec![("name".into(), V::Str("node".into()))]),
-        ),
-        ("status".into(), V::Obj(status)),
-    ]);
-    let (p, diagnostics) = object_fields(&obj, o, "status.", version, Prefer::Taints)?;
+    // The Node's JSON is written directly rather than built as a `V` tree first.
+    let mut j = J::new();
+    j.open()
+        .s("apiVersion", "v1")
+        .s("kind", "Node")
+        .key("metadata")
+        .open()
+        .s("name", "node")
+        .close()
+        .key("status")
+        .open();
+    for (k, v) in status {
+        j.key(k);
+        v.write_json(&mut j);
+    }
+    j.close().close();
+    let (p, diagnostics) = object_fields(&j.finish(), o, "status.", version, Prefer::Taints)?;
     let (a, c) = p
         .nodes
         .into_iter()
@@ -727,7 +734,7 @@ fn node_status(o: &Obj<'_>, version: KubeVersion) -> ApiResult<NodeStatus> {
 /// (the one reader of pasted objects). An error is reported at the plain field's path:
 /// `prefix` (`spec.`, `status.`) is replaced by the plain object's own path.
 fn object_fields(
-    obj: &V,
+    json: &str,
     o: &Obj<'_>,
     prefix: &str,
     version: KubeVersion,
@@ -738,7 +745,7 @@ fn object_fields(
         kubectl_version: version,
         ..Options::default()
     };
-    let mut parsed = taintlab_input::parse_json(&obj.to_json(), &opts);
+    let mut parsed = taintlab_input::parse_json(json, &opts);
     let at = |d: &Diagnostic| {
         let inner = d.location.path.strip_prefix(prefix).unwrap_or("");
         if inner.is_empty() {
@@ -780,38 +787,45 @@ fn pod_spec(
     pod: &Pod,
     version: KubeVersion,
 ) -> ApiResult<Option<(Workload, Vec<Diagnostic>)>> {
-    let mut spec: Vec<(String, V)> = Vec::new();
-    for k in POD_SPEC_FIELDS {
-        let Some(v) = o.get(k) else { continue };
-        let v = match (k, v) {
+    let given: Vec<(&str, &V)> = POD_SPEC_FIELDS
+        .into_iter()
+        .filter_map(|k| o.get(k).map(|v| (k, v)))
+        .collect();
+    if given.is_empty() {
+        return Ok(None);
+    }
+    // The Pod's JSON is written directly rather than built as a `V` tree first.
+    let mut j = J::new();
+    j.open()
+        .s("apiVersion", "v1")
+        .s("kind", "Pod")
+        .key("metadata")
+        .open()
+        .s("name", &pod.name)
+        .s("namespace", &pod.namespace)
+        .close()
+        .key("spec")
+        .open();
+    for (k, v) in given {
+        j.key(k);
+        match (k, v) {
             // `parse` returns containers as `{name, image, requests, limits}`: a parsed
             // pod passed back reads as the Kubernetes container it came from.
             ("containers" | "initContainers", V::Arr(items)) => {
-                V::Arr(items.iter().map(kubernetes_container).collect())
+                j.arr();
+                for c in items {
+                    kubernetes_container(c).write_json(&mut j);
+                }
+                j.end();
             }
-            _ => v.clone(),
-        };
-        spec.push((k.to_string(), v));
-    }
-    if spec.is_empty() {
-        return Ok(None);
+            _ => v.write_json(&mut j),
+        }
     }
     if !pod.node_name.is_empty() {
-        spec.push(("nodeName".into(), V::Str(pod.node_name.clone())));
+        j.s("nodeName", &pod.node_name);
     }
-    let obj = V::Obj(vec![
-        ("apiVersion".into(), V::Str("v1".into())),
-        ("kind".into(), V::Str("Pod".into())),
-        (
-            "metadata".into(),
-            V::Obj(vec![
-                ("name".into(), V::Str(pod.name.clone())),
-                ("namespace".into(), V::Str(pod.namespace.clone())),
-            ]),
-        ),
-        ("spec".into(), V::Obj(spec)),
-    ]);
-    let (p, warnings) = object_fields(&obj, o, "spec.", version, Prefer::Tolerations)?;
+    j.close().close();
+    let (p, warnings) = object_fields(&j.finish(), o, "spec.", version, Prefer::Tolerations)?;
     Ok(p.workloads.into_iter().next().map(|w| (w, warnings)))
 }
 
