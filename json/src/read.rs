@@ -379,22 +379,37 @@ fn plain_toleration(v: &V, arg: &str, path: &str) -> ApiResult<Toleration> {
 
 /// Exactly one item from text, or an error saying how many there were.
 fn exactly_one<T>(items: Vec<T>, arg: &str, what: &str, p: &Parsed) -> ApiResult<T> {
+    single(items, arg, what, " in the text", &p.diagnostics)
+}
+
+/// The one item of `items`; otherwise the error saying how many there were (`no
+/// {what} found{place}`, `expected one {what}, found {n}`). Only taking the item is
+/// generic: the error is written once for every item type.
+fn single<T>(
+    mut items: Vec<T>,
+    arg: &str,
+    what: &str,
+    place: &str,
+    all: &[Diagnostic],
+) -> ApiResult<T> {
     let n = items.len();
-    let mut it = items.into_iter();
-    match (it.next(), n) {
-        (Some(one), 1) => Ok(one),
-        (_, 0) => Err(ApiError::text(
-            "not-found",
-            arg,
-            format!("no {what} found in the text"),
-            &p.diagnostics,
-        )),
-        _ => Err(ApiError::text(
+    match items.pop() {
+        Some(one) if n == 1 => Ok(one),
+        _ => Err(count_error(n, arg, what, place, all)),
+    }
+}
+
+/// The error of [`single`] for `n` items other than one.
+fn count_error(n: usize, arg: &str, what: &str, place: &str, all: &[Diagnostic]) -> ApiError {
+    if n == 0 {
+        ApiError::text("not-found", arg, format!("no {what} found{place}"), all)
+    } else {
+        ApiError::text(
             "ambiguous",
             arg,
             format!("expected one {what}, found {n}"),
-            &p.diagnostics,
-        )),
+            all,
+        )
     }
 }
 
@@ -1115,23 +1130,7 @@ pub fn pod(v: &V, arg: &str, version: KubeVersion) -> ApiResult<PodIn> {
 }
 
 fn one_of<T>(items: Vec<T>, arg: &str, what: &str) -> ApiResult<T> {
-    let n = items.len();
-    let mut it = items.into_iter();
-    match (it.next(), n) {
-        (Some(one), 1) => Ok(one),
-        (_, 0) => Err(ApiError::text(
-            "not-found",
-            arg,
-            format!("no {what} found"),
-            &[],
-        )),
-        _ => Err(ApiError::text(
-            "ambiguous",
-            arg,
-            format!("expected one {what}, found {n}"),
-            &[],
-        )),
-    }
+    single(items, arg, what, "", &[])
 }
 
 /// Any number of nodes: an array of node values, or one value (text may hold many).
