@@ -18,6 +18,7 @@
 //! matters.
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 
 use taintlab_core::{
     ConditionStatus, NodeCondition, Operator, QosClass, Taint, TaintEffect, Toleration,
@@ -675,7 +676,7 @@ fn read_effect(s: &str, loc: &Location, out: &mut Parsed) -> TaintEffect {
         let mut msg =
             format!("effect \"{s}\" is not one of NoSchedule, PreferNoSchedule, NoExecute");
         if let Some(k) = suggest(s, &EFFECTS) {
-            msg.push_str(&format!("; did you mean \"{k}\"?"));
+            let _ = write!(msg, "; did you mean \"{k}\"?");
         }
         out.diagnostics
             .push(Diagnostic::error(Code::InvalidValue, loc.clone(), msg));

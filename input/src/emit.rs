@@ -7,6 +7,7 @@
 //! ([`PLACEHOLDER_IMAGE`]), since the API requires one.
 
 use serde_json::{Map, Value, json};
+use std::fmt::Write as _;
 use taintlab_core::{Node, PreemptionPolicy, Taint, Toleration};
 
 use crate::model::{Parsed, Workload};
@@ -184,7 +185,7 @@ pub fn quoted(s: &str) -> String {
     let mut out = String::with_capacity(json.len() + 8);
     for c in json.chars() {
         if matches!(c, '\u{7f}'..='\u{9f}' | '\u{fffe}' | '\u{ffff}') {
-            out.push_str(&format!("\\u{:04x}", c as u32));
+            let _ = write!(out, "\\u{:04x}", c as u32);
         } else {
             out.push(c);
         }

@@ -28,6 +28,7 @@
 //! arguments, multi-line lists and maps, heredocs, comments), hand-written: no crate
 //! reads HCL within the wasm byte budget, and only these few blocks are needed.
 
+use std::fmt::Write as _;
 use taintlab_core::suggest::suggest;
 use taintlab_core::validation::{go_parse_int64, validate_node_taints, validate_tolerations};
 use taintlab_core::{Operator, Taint, TaintEffect, Toleration};
@@ -493,8 +494,12 @@ fn check_frame(f: &Frame, stack: &[Frame], doc: usize, out: &mut Read) {
                 .unwrap_or_default()
         );
         match hcl_hint.or_else(|| suggest(&a.name, &unset)) {
-            Some(k) => msg.push_str(&format!("; write \"{k}\" instead of \"{}\"", a.name)),
-            None => msg.push_str(&format!("; its arguments are {}", args.join(", "))),
+            Some(k) => {
+                let _ = write!(msg, "; write \"{k}\" instead of \"{}\"", a.name);
+            }
+            None => {
+                let _ = write!(msg, "; its arguments are {}", args.join(", "));
+            }
         }
         out.diagnostics.push(Diagnostic::error(
             Code::UnknownField,
@@ -542,8 +547,12 @@ fn check_frame(f: &Frame, stack: &[Frame], doc: usize, out: &mut Read) {
         };
         let mut msg = who;
         match fix {
-            Some(k) => msg.push_str(&format!("; write \"{k}\" instead of \"{v}\"")),
-            None => msg.push_str(&format!("; the effect is one of {}", effects.join(", "))),
+            Some(k) => {
+                let _ = write!(msg, "; write \"{k}\" instead of \"{v}\"");
+            }
+            None => {
+                let _ = write!(msg, "; the effect is one of {}", effects.join(", "));
+            }
         }
         out.diagnostics.push(Diagnostic::error(
             Code::InvalidValue,
@@ -562,7 +571,9 @@ fn check_frame(f: &Frame, stack: &[Frame], doc: usize, out: &mut Read) {
                 quoted_list(&OPERATORS)
             );
             match suggest(&v, &OPERATORS) {
-                Some(k) => msg.push_str(&format!("; write \"{k}\" instead of \"{v}\"")),
+                Some(k) => {
+                    let _ = write!(msg, "; write \"{k}\" instead of \"{v}\"");
+                }
                 None => msg.push_str("; the operator is Exists or Equal"),
             }
             out.diagnostics.push(Diagnostic::error(

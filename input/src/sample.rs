@@ -5,6 +5,7 @@
 //! node info, formatted the way kubectl prints them (sorted keys; 4-space JSON).
 
 use serde_json::{Map, Value, json};
+use std::fmt::Write as _;
 
 /// A small deterministic pseudo-random generator (xorshift64*).
 struct Rng(u64);
@@ -26,7 +27,7 @@ impl Rng {
     fn hex(&mut self, len: usize) -> String {
         let mut s = String::with_capacity(len);
         while s.len() < len {
-            s.push_str(&format!("{:016x}", self.next()));
+            let _ = write!(s, "{:016x}", self.next());
         }
         s.truncate(len);
         s

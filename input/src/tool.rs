@@ -10,6 +10,7 @@
 //! ...`, `Invalid value: ...: effect must be 'NoExecute' when `tolerationSeconds` is
 //! set`), also inside Helm, Terraform or Ansible output and with JSON-escaped quotes.
 
+use std::fmt::Write as _;
 use taintlab_core::suggest::suggest;
 
 const TOLERATION_FIELDS: [&str; 5] = ["key", "operator", "value", "effect", "tolerationSeconds"];
@@ -109,8 +110,12 @@ pub(crate) fn explain(line: &str) -> Option<String> {
             at.map(|a| format!(" (at {a})")).unwrap_or_default()
         );
         match suggest(field, known) {
-            Some(k) => msg.push_str(&format!("; write \"{k}\" instead of \"{field}\"")),
-            None => msg.push_str(&format!("; its fields are {}", known.join(", "))),
+            Some(k) => {
+                let _ = write!(msg, "; write \"{k}\" instead of \"{field}\"");
+            }
+            None => {
+                let _ = write!(msg, "; its fields are {}", known.join(", "));
+            }
         }
         return Some(msg);
     }
@@ -129,8 +134,12 @@ pub(crate) fn explain(line: &str) -> Option<String> {
             "kubectl's client-side validation rejected the file: {ty} has no field \"{field}\""
         );
         match suggest(field, known) {
-            Some(k) => msg.push_str(&format!("; write \"{k}\" instead of \"{field}\"")),
-            None => msg.push_str(&format!("; its fields are {}", known.join(", "))),
+            Some(k) => {
+                let _ = write!(msg, "; write \"{k}\" instead of \"{field}\"");
+            }
+            None => {
+                let _ = write!(msg, "; its fields are {}", known.join(", "));
+            }
         }
         return Some(msg);
     }
@@ -200,7 +209,7 @@ pub(crate) fn explain(line: &str) -> Option<String> {
             choices.join(", ")
         );
         if let Some(k) = suggest(v, choices) {
-            msg.push_str(&format!("; did you mean \"{k}\"?"));
+            let _ = write!(msg, "; did you mean \"{k}\"?");
         }
         return Some(msg);
     }
@@ -281,33 +290,38 @@ fn terraform_unexpected(line: &str) -> Option<String> {
         format!("Terraform rejected the configuration: there is no {what} \"{name}\" here");
     if other_kind {
         if is_block {
-            msg.push_str(&format!(
+            let _ = write!(
+                msg,
                 "; \"{name}\" is an argument, not a block: write \"{name}\" = [...] with the equals sign"
-            ));
+            );
         } else {
-            msg.push_str(&format!(
+            let _ = write!(
+                msg,
                 "; \"{name}\" is a nested block, not an argument: write \"{name}\" {{ ... }} as a block, one per item, without the equals sign"
-            ));
+            );
         }
     } else if let Some(s) = &suggestion {
         if !is_block {
-            msg.push_str(&format!(" (a {block} block's arguments are {args})"));
+            let _ = write!(msg, " (a {block} block's arguments are {args})");
         }
-        msg.push_str(&format!("; write \"{s}\" instead of \"{name}\""));
+        let _ = write!(msg, "; write \"{s}\" instead of \"{name}\"");
     } else if !is_block
         && (name == "tolerations" || name == "toleration" || name == "taints" || name == "taint")
     {
-        msg.push_str(&format!(
+        let _ = write!(
+            msg,
             "; this provider takes each {block} as its own nested block, not a list argument: write \"{block}\" blocks ({block} {{ {args} }}) without the equals sign"
-        ));
+        );
     } else if !is_block {
-        msg.push_str(&format!(
+        let _ = write!(
+            msg,
             "; a {block} block's arguments are {args}: remove it or use one of them"
-        ));
+        );
     } else {
-        msg.push_str(&format!(
+        let _ = write!(
+            msg,
             "; remove it, or check the resource's documentation for where {block}s go"
-        ));
+        );
     }
     Some(msg)
 }
@@ -409,7 +423,7 @@ fn terraform_to_k8s_path(path: &str) -> String {
             // A block that is one object in Kubernetes (`spec.0`, `template.0`) drops its
             // index; a list (`toleration.0`) keeps it.
             if matches!(name, "tolerations" | "taints") {
-                out.push_str(&format!("[{i}]"));
+                let _ = write!(out, "[{i}]");
             }
             parts.next();
         }
@@ -457,11 +471,12 @@ fn terraform_choice(line: &str, what: &str) -> Option<String> {
     }
     .filter(|c| choices.contains(c));
     if let Some(c) = cloud {
-        msg.push_str(&format!(
+        let _ = write!(
+            msg,
             "; this resource takes the cloud API's names, not Kubernetes': write \"{c}\""
-        ));
+        );
     } else if let Some(k) = suggest(got, &choices) {
-        msg.push_str(&format!("; did you mean \"{k}\"?"));
+        let _ = write!(msg, "; did you mean \"{k}\"?");
     }
     Some(msg)
 }

@@ -31,12 +31,14 @@ impl Reducer<'_> {
             let field = join(path, &e.key);
             let mut msg = format!("unknown field \"{}\" in {what}", e.key);
             match suggest(&e.key, known) {
-                Some(s) => msg.push_str(&format!("; did you mean \"{s}\"?")),
+                Some(s) => {
+                    let _ = write!(msg, "; did you mean \"{s}\"?");
+                }
                 None => msg.push('.'),
             }
             msg.push_str(" The API server ignores it");
             if let Some(c) = consequence(what, suggest(&e.key, known)) {
-                msg.push_str(&format!(": {c}"));
+                let _ = write!(msg, ": {c}");
             }
             msg.push('.');
             if !obj.kind.is_empty() {
@@ -44,9 +46,10 @@ impl Reducer<'_> {
                     .strip_prefix(&obj.base)
                     .map(|r| r.trim_start_matches('.'))
                     .unwrap_or(&field);
-                msg.push_str(&format!(
+                let _ = write!(
+                    msg,
                     " kubectl apply (--validate=strict, the default) rejects it: strict decoding error: unknown field \"{rel}\""
-                ));
+                );
             }
             let loc = self.loc(e.key_pos, &field);
             self.push(Diagnostic::warning(Code::UnknownField, loc, msg));
@@ -69,20 +72,20 @@ impl Reducer<'_> {
             (Kind::Bool(..) | Kind::Num(_), Want::Str) => {
                 let src = source_text(v);
                 if json {
-                    msg.push_str(&format!("; write \"{key}\": \"{src}\""));
+                    let _ = write!(msg, "; write \"{key}\": \"{src}\"");
                 } else {
-                    msg.push_str(&format!("; quote it: {key}: \"{src}\""));
+                    let _ = write!(msg, "; quote it: {key}: \"{src}\"");
                 }
             }
             (Kind::Str(s), Want::Int64 | Want::Int32) if s.trim().parse::<i64>().is_ok() => {
                 if json {
-                    msg.push_str(&format!("; remove the quotes: \"{key}\": {}", s.trim()));
+                    let _ = write!(msg, "; remove the quotes: \"{key}\": {}", s.trim());
                 } else {
-                    msg.push_str(&format!("; remove the quotes: {key}: {}", s.trim()));
+                    let _ = write!(msg, "; remove the quotes: {key}: {}", s.trim());
                 }
             }
             (Kind::Str(s), Want::Bool) if s == "true" || s == "false" => {
-                msg.push_str(&format!("; remove the quotes: {key}: {s}"));
+                let _ = write!(msg, "; remove the quotes: {key}: {s}");
             }
             _ => {}
         }
@@ -92,12 +95,13 @@ impl Reducer<'_> {
                 _ => v.json_type().to_string(),
             };
             let field = go_path(path, &obj.base);
-            msg.push_str(&format!(
+            let _ = write!(
+                msg,
                 ". kubectl rejects the object: {k} in version \"{ver}\" cannot be handled as a {k}: json: cannot unmarshal {jt} into Go struct field {go_type}.{field} of type {gt}",
                 k = obj.kind,
                 ver = obj.version,
                 gt = want.go()
-            ));
+            );
         }
         let loc = self.loc(v.pos, path);
         self.push(Diagnostic::error(Code::WrongType, loc, msg));

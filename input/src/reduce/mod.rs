@@ -19,6 +19,7 @@ mod taints;
 mod workloads;
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 
 use taintlab_core::suggest::suggest;
 use taintlab_core::{

@@ -171,7 +171,7 @@ impl Reducer<'_> {
             {
                 let mut msg = format!("protocol \"{protocol}\" is not one of TCP, UDP, SCTP");
                 if let Some(k) = suggest(&protocol, &PROTOCOLS) {
-                    msg.push_str(&format!("; did you mean \"{k}\"?"));
+                    let _ = write!(msg, "; did you mean \"{k}\"?");
                 }
                 msg.push_str(" The API server rejects it: Unsupported value");
                 let loc = self.loc(e.value.pos, &join(&ip, "protocol"));
@@ -489,7 +489,7 @@ impl Reducer<'_> {
             if !operator.is_empty()
                 && let Some(k) = suggest(&operator, allowed)
             {
-                msg.push_str(&format!("; did you mean \"{k}\"?"));
+                let _ = write!(msg, "; did you mean \"{k}\"?");
             }
             msg.push_str(" The API server rejects it (Unsupported value); the scheduler cannot parse such a term, so it matches no node");
             problem = Some((at(self, "operator"), msg));

@@ -115,7 +115,7 @@ impl Reducer<'_> {
                 let mut msg =
                     format!("preemptionPolicy \"{s}\" is not one of PreemptLowerPriority, Never");
                 if let Some(k) = suggest(&s, &["PreemptLowerPriority", "Never"]) {
-                    msg.push_str(&format!("; did you mean \"{k}\"?"));
+                    let _ = write!(msg, "; did you mean \"{k}\"?");
                 }
                 msg.push_str(" The API server rejects it: Unsupported value");
                 self.push(Diagnostic::error(Code::InvalidValue, loc, msg));

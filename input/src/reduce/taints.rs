@@ -35,7 +35,7 @@ impl Reducer<'_> {
                             "operator \"{s}\" is not one of Equal, Exists (or Lt, Gt with the TaintTolerationComparisonOperators gate)"
                         );
                         if let Some(k) = suggest(&s, &OPERATORS) {
-                            msg.push_str(&format!("; did you mean \"{k}\"?"));
+                            let _ = write!(msg, "; did you mean \"{k}\"?");
                         }
                         msg.push_str(" The API server rejects it: Unsupported value");
                         let loc = self.loc(e.value.pos, &p);
@@ -79,7 +79,7 @@ impl Reducer<'_> {
             msg.push_str(" (or empty, for every effect)");
         }
         if let Some(k) = suggest(s, &EFFECTS) {
-            msg.push_str(&format!("; did you mean \"{k}\"?"));
+            let _ = write!(msg, "; did you mean \"{k}\"?");
         }
         msg.push_str(" The API server rejects it: Unsupported value");
         let loc = self.loc(pos, path);

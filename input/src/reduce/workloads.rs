@@ -181,7 +181,9 @@ impl Reducer<'_> {
             } else {
                 let mut m = format!("unknown field \"{}\" in {} spec", e.key, obj.kind);
                 match suggest(&e.key, &WORKLOAD_SPEC_FIELDS) {
-                    Some(s) => m.push_str(&format!("; did you mean \"{s}\"?")),
+                    Some(s) => {
+                        let _ = write!(m, "; did you mean \"{s}\"?");
+                    }
                     None => m.push('.'),
                 }
                 m.push_str(" The API server ignores it");
@@ -278,7 +280,7 @@ impl Reducer<'_> {
                             "preemptionPolicy \"{s}\" is not one of PreemptLowerPriority, Never"
                         );
                         if let Some(k) = suggest(&s, &["PreemptLowerPriority", "Never"]) {
-                            msg.push_str(&format!("; did you mean \"{k}\"?"));
+                            let _ = write!(msg, "; did you mean \"{k}\"?");
                         }
                         msg.push_str(" The API server rejects it: Unsupported value");
                         self.push(Diagnostic::error(Code::InvalidValue, loc, msg));
