@@ -275,20 +275,13 @@ pub(crate) fn parse_object(lines: &[(usize, &str)], doc: usize, out: &mut Parsed
         }
         return Form::DescribePod;
     }
-    let mut w = Workload {
-        kind: "Pod".into(),
-        api_version: "v1".into(),
-        name: name.clone(),
-        namespace: get("Namespace")
-            .map(|b| b.value.to_string())
-            .unwrap_or_default(),
-        location: loc,
-        toleration_locations: locations,
-        form: Form::DescribePod,
-        ..Workload::default()
-    };
-    w.pod.name = name;
-    w.pod.namespace = w.namespace.clone();
+    let mut w = Workload::pod(
+        &name,
+        get("Namespace").map_or("", |b| b.value),
+        loc,
+        Form::DescribePod,
+    );
+    w.toleration_locations = locations;
     w.pod.tolerations = tolerations;
     if let Some(b) = get("Priority") {
         w.priority = crate::parse_i32(b.value);
@@ -466,17 +459,7 @@ fn bound_pods(b: &Block, node: &str, doc: usize, out: &mut Parsed) {
                 )),
             }
         }
-        let mut w = Workload {
-            kind: "Pod".into(),
-            api_version: "v1".into(),
-            name: name.to_string(),
-            namespace: ns.to_string(),
-            location: loc,
-            form: Form::DescribeNode,
-            ..Workload::default()
-        };
-        w.pod.name = name.to_string();
-        w.pod.namespace = ns.to_string();
+        let mut w = Workload::pod(name, ns, loc, Form::DescribeNode);
         w.pod.node_name = node.to_string();
         w.placement
             .containers

@@ -270,6 +270,37 @@ pub enum IntOrString {
 }
 
 impl Workload {
+    /// A workload of `kind` with its name and namespace (also its pod's) and where it
+    /// was read, nothing else set. One constructor, not inlined, so the readers share
+    /// one copy of the default fields in the wasm modules.
+    #[inline(never)]
+    pub(crate) fn new(
+        kind: &str,
+        api_version: &str,
+        name: &str,
+        namespace: &str,
+        location: Location,
+        form: Form,
+    ) -> Self {
+        let mut w = Workload {
+            kind: kind.to_string(),
+            api_version: api_version.to_string(),
+            name: name.to_string(),
+            namespace: namespace.to_string(),
+            location,
+            form,
+            ..Workload::default()
+        };
+        w.pod.name = name.to_string();
+        w.pod.namespace = namespace.to_string();
+        w
+    }
+
+    /// A `v1` Pod read from a kubectl table or describe output.
+    pub(crate) fn pod(name: &str, namespace: &str, location: Location, form: Form) -> Self {
+        Workload::new("Pod", "v1", name, namespace, location, form)
+    }
+
     /// The pod's QoS class: the stated one when the input has it (the API server
     /// computed it), otherwise [`Workload::computed_qos_class`].
     pub fn qos_class(&self) -> QosClass {

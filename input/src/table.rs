@@ -845,17 +845,12 @@ pub(crate) fn read_pods(h: &PodHeader, lines: &[(usize, &str)], doc: usize, out:
             continue;
         }
         let namespace = h.namespace.map_or("", |i| cells[i].1);
-        let mut w = Workload {
-            kind: "Pod".into(),
-            api_version: "v1".into(),
-            name: name.to_string(),
-            namespace: namespace.to_string(),
-            location: Location::at(doc, *no, col(name_at)),
-            form: Form::PodTable,
-            ..Workload::default()
-        };
-        w.pod.name = name.to_string();
-        w.pod.namespace = namespace.to_string();
+        let mut w = Workload::pod(
+            name,
+            namespace,
+            Location::at(doc, *no, col(name_at)),
+            Form::PodTable,
+        );
         let bound = node != "<none>" && !node.is_empty();
         if bound {
             w.pod.node_name = node.to_string();

@@ -61,19 +61,17 @@ impl Reducer<'_> {
         // Deployment is still read).
         let wk = WorkloadKind::from_name(&kind);
         let (name, namespace, labels) = self.metadata(v, path, &mut obj);
-        let mut w = Workload {
-            kind: kind.clone(),
-            api_version: self
-                .opt_str(v, "apiVersion", path, "TypeMeta", &mut obj)
-                .unwrap_or_default(),
-            name: name.clone(),
-            namespace: namespace.clone(),
-            form: self.form,
-            location: self.loc(v.pos, path),
-            ..Workload::default()
-        };
-        w.pod.name = name;
-        w.pod.namespace = namespace;
+        let api_version = self
+            .opt_str(v, "apiVersion", path, "TypeMeta", &mut obj)
+            .unwrap_or_default();
+        let mut w = Workload::new(
+            &kind,
+            &api_version,
+            &name,
+            &namespace,
+            self.loc(v.pos, path),
+            self.form,
+        );
         if wk == Some(WorkloadKind::Pod) {
             w.lifecycle.labels = labels;
             self.owner_and_mirror(v, &mut w);
