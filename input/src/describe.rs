@@ -558,20 +558,16 @@ fn rfc1123_to_utc(s: &str) -> Option<String> {
     let month = MONTHS.iter().position(|m| m == month)? as i64 + 1;
     let day: i64 = day.parse().ok()?;
     let year: i64 = year.parse().ok()?;
-    let hms: Vec<i64> = time
-        .split(':')
-        .map(|x| x.parse().ok())
-        .collect::<Option<_>>()?;
-    let [h, m, sec] = hms.as_slice() else {
-        return None;
-    };
+    let (h, ms) = time.split_once(':')?;
+    let (m, sec) = ms.split_once(':')?;
+    let (h, m, sec): (i64, i64, i64) = (h.parse().ok()?, m.parse().ok()?, sec.parse().ok()?);
     let sign = match zone.as_bytes().first()? {
         b'+' => 1,
         b'-' => -1,
         _ => return None,
     };
     let z: i64 = zone.get(1..)?.parse().ok()?;
-    if zone.len() != 5 || !(1..=31).contains(&day) || *h > 23 || *m > 59 || *sec > 60 {
+    if zone.len() != 5 || !(1..=31).contains(&day) || h > 23 || m > 59 || sec > 60 {
         return None;
     }
     let offset = sign * ((z / 100) * 3600 + (z % 100) * 60);

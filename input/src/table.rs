@@ -457,22 +457,23 @@ pub(crate) fn taint_row(line: &str) -> Option<TaintRow<'_>> {
 /// Taints printed as `key=value:Effect` separated by tabs; `None` unless every item is
 /// one with a known effect.
 fn tab_spec_taints(text: &str) -> Option<Vec<Taint>> {
-    text.split('\t')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(|s| {
-            let (kv, effect) = s.rsplit_once(':')?;
-            let effect = TaintEffect::parse(effect);
-            if matches!(effect, TaintEffect::Empty | TaintEffect::Other(_)) {
-                return None;
-            }
-            let (key, value) = kv.split_once('=').unwrap_or((kv, ""));
-            let value = if value == "<no value>" { "" } else { value };
-            (!key.is_empty() && !key.contains(' ') && !value.contains(' '))
-                .then(|| Taint::new(key, value, effect))
-        })
-        .collect::<Option<Vec<_>>>()
-        .filter(|v| !v.is_empty())
+    // A loop rather than `collect::<Option<Vec<_>>>()`, which costs the wasm modules a
+    // copy of the standard library's short-circuiting adapter per use.
+    let mut out = Vec::new();
+    for s in text.split('\t').map(str::trim).filter(|s| !s.is_empty()) {
+        let (kv, effect) = s.rsplit_once(':')?;
+        let effect = TaintEffect::parse(effect);
+        if matches!(effect, TaintEffect::Empty | TaintEffect::Other(_)) {
+            return None;
+        }
+        let (key, value) = kv.split_once('=').unwrap_or((kv, ""));
+        let value = if value == "<no value>" { "" } else { value };
+        if key.is_empty() || key.contains(' ') || value.contains(' ') {
+            return None;
+        }
+        out.push(Taint::new(key, value, effect));
+    }
+    (!out.is_empty()).then_some(out)
 }
 
 /// A JSON taint list as jsonpath prints `.spec.taints`.
@@ -491,22 +492,21 @@ fn json_taints(text: &str) -> Option<Vec<Taint>> {
     let crate::tree::Kind::Seq(items) = &v.kind else {
         return None;
     };
-    items
-        .iter()
-        .map(|o| {
-            o.entries()?;
-            let mut t = Taint::new(
-                &field(o, "key"),
-                &field(o, "value"),
-                TaintEffect::parse(&field(o, "effect")),
-            );
-            let added = field(o, "timeAdded");
-            if !added.is_empty() {
-                t.time_added = Some(added);
-            }
-            Some(t)
-        })
-        .collect()
+    let mut out = Vec::new();
+    for o in items {
+        o.entries()?;
+        let mut t = Taint::new(
+            &field(o, "key"),
+            &field(o, "value"),
+            TaintEffect::parse(&field(o, "effect")),
+        );
+        let added = field(o, "timeAdded");
+        if !added.is_empty() {
+            t.time_added = Some(added);
+        }
+        out.push(t);
+    }
+    Some(out)
 }
 
 /// Reads name-and-taints lines (see [`TaintRow`]) into nodes; a list that cannot be
