@@ -150,21 +150,23 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// An error.
     pub fn error(code: Code, location: Location, message: impl Into<String>) -> Self {
-        Self {
-            severity: Severity::Error,
-            code,
-            location,
-            message: message.into(),
-        }
+        Self::new(Severity::Error, code, location, message.into())
     }
 
     /// A warning.
     pub fn warning(code: Code, location: Location, message: impl Into<String>) -> Self {
+        Self::new(Severity::Warning, code, location, message.into())
+    }
+
+    /// Built out of line: the readers create diagnostics in a hundred places, and one
+    /// constructor keeps a copy of the struct's layout out of each in the wasm modules.
+    #[inline(never)]
+    fn new(severity: Severity, code: Code, location: Location, message: String) -> Self {
         Self {
-            severity: Severity::Warning,
+            severity,
             code,
             location,
-            message: message.into(),
+            message,
         }
     }
 }
