@@ -110,26 +110,25 @@ pub(crate) fn original<'a>(l: &'a Location, originals: &'a Originals) -> Option<
 /// an array), in order.
 pub(crate) fn node_pane(nodes: Vec<NodeIn>, originals: &mut Originals) -> ParsedPane {
     let mut diagnostics = Vec::new();
-    let nodes = nodes
-        .into_iter()
-        .map(|n| {
-            diagnostics.extend(n.diagnostics);
-            InputNode {
-                node: n.node,
-                location: ordered(n.location, originals),
-                taint_locations: n.taint_locations,
-                unschedulable_location: None,
-                kubelet_version: None,
-                allocatable: n.allocatable,
-                capacity: n.capacity,
-                form: Form::Json,
-            }
-        })
-        .collect();
+    // A loop rather than `map(..).collect()`, as in [`pod_pane`].
+    let mut input_nodes = Vec::with_capacity(nodes.len());
+    for n in nodes {
+        diagnostics.extend(n.diagnostics);
+        input_nodes.push(InputNode {
+            node: n.node,
+            location: ordered(n.location, originals),
+            taint_locations: n.taint_locations,
+            unschedulable_location: None,
+            kubelet_version: None,
+            allocatable: n.allocatable,
+            capacity: n.capacity,
+            form: Form::Json,
+        });
+    }
     ParsedPane {
         kind: PaneKind::Nodes,
         parsed: Parsed {
-            nodes,
+            nodes: input_nodes,
             diagnostics,
             ..Parsed::default()
         },
@@ -143,46 +142,46 @@ pub(crate) fn node_pane(nodes: Vec<NodeIn>, originals: &mut Originals) -> Parsed
 /// and requested resources stated.
 pub(crate) fn pod_pane(pods: Vec<PodIn>, originals: &mut Originals) -> ParsedPane {
     let mut diagnostics = Vec::new();
-    let workloads = pods
-        .into_iter()
-        .map(|mut p| {
-            diagnostics.append(&mut p.diagnostics);
-            let mut w = p.workload.unwrap_or_else(|| {
-                let kind = WorkloadKind::from_name(&p.kind);
-                Workload {
-                    kind: p.kind.clone(),
-                    api_version: kind.map_or("v1", WorkloadKind::api_version).to_string(),
-                    name: p.pod.name.clone(),
-                    namespace: p.pod.namespace.clone(),
-                    host_network: p.host_network,
-                    stated_qos_class: Some(p.qos_class),
-                    containers: if p.requested_resources.is_empty() {
-                        Vec::new()
-                    } else {
-                        vec![taintlab_input::ContainerResources {
-                            name: "main".into(),
-                            requests: taintlab_core::sort::map_from(
-                                p.requested_resources
-                                    .iter()
-                                    .map(|r| (r.clone(), "1".to_string())),
-                            ),
-                            ..Default::default()
-                        }]
-                    },
-                    form: Form::Json,
-                    ..Workload::default()
-                }
-            });
-            w.location = ordered(p.location.clone(), originals);
-            w.toleration_locations = p
-                .toleration_locations
-                .iter()
-                .map(|l| l.clone().unwrap_or_default())
-                .collect();
-            w.pod = p.pod;
-            w
-        })
-        .collect();
+    // A loop rather than `map(..).collect()`: the in-place collect from `PodIn` to
+    // `Workload` cost the engine module code of its own.
+    let mut workloads = Vec::with_capacity(pods.len());
+    for mut p in pods {
+        diagnostics.append(&mut p.diagnostics);
+        let mut w = p.workload.unwrap_or_else(|| {
+            let kind = WorkloadKind::from_name(&p.kind);
+            Workload {
+                kind: p.kind.clone(),
+                api_version: kind.map_or("v1", WorkloadKind::api_version).to_string(),
+                name: p.pod.name.clone(),
+                namespace: p.pod.namespace.clone(),
+                host_network: p.host_network,
+                stated_qos_class: Some(p.qos_class),
+                containers: if p.requested_resources.is_empty() {
+                    Vec::new()
+                } else {
+                    vec![taintlab_input::ContainerResources {
+                        name: "main".into(),
+                        requests: taintlab_core::sort::map_from(
+                            p.requested_resources
+                                .iter()
+                                .map(|r| (r.clone(), "1".to_string())),
+                        ),
+                        ..Default::default()
+                    }]
+                },
+                form: Form::Json,
+                ..Workload::default()
+            }
+        });
+        w.location = ordered(p.location.clone(), originals);
+        w.toleration_locations = p
+            .toleration_locations
+            .iter()
+            .map(|l| l.clone().unwrap_or_default())
+            .collect();
+        w.pod = p.pod;
+        workloads.push(w);
+    }
     ParsedPane {
         kind: PaneKind::Pods,
         parsed: Parsed {
