@@ -980,30 +980,31 @@ pub fn nodes_from_text(p: &mut Parsed, source: &str, t: NodeText<'_>) -> ApiResu
         .iter()
         .filter(|n| n.origin == NodeOrigin::TaintList)
         .count();
-    Ok(s.nodes
-        .into_iter()
-        .map(|n| {
-            let mut node = n.node;
-            if n.origin == NodeOrigin::TaintList && anonymous == 1 {
-                node.name = t.default_name.to_string();
-            }
-            let written: Vec<&Taint> = n.written_taints.iter().map(|(t, _)| t).collect();
-            let unchanged = node.taints.iter().eq(written.iter().copied());
-            NodeIn {
-                node,
-                location: Some(n.source.location),
-                taint_locations: if unchanged {
-                    n.written_taints.into_iter().map(|(_, l)| l).collect()
-                } else {
-                    Vec::new()
-                },
-                source: source.to_string(),
-                allocatable: n.allocatable,
-                capacity: n.capacity,
-                diagnostics: Vec::new(),
-            }
-        })
-        .collect())
+    // Loops rather than `map(..).collect()` here and in [`pods_from_text`]: the
+    // in-place collects cost the engine module code of their own.
+    let mut out = Vec::with_capacity(s.nodes.len());
+    for n in s.nodes {
+        let mut node = n.node;
+        if n.origin == NodeOrigin::TaintList && anonymous == 1 {
+            node.name = t.default_name.to_string();
+        }
+        let written: Vec<&Taint> = n.written_taints.iter().map(|(t, _)| t).collect();
+        let unchanged = node.taints.iter().eq(written.iter().copied());
+        out.push(NodeIn {
+            node,
+            location: Some(n.source.location),
+            taint_locations: if unchanged {
+                n.written_taints.into_iter().map(|(_, l)| l).collect()
+            } else {
+                Vec::new()
+            },
+            source: source.to_string(),
+            allocatable: n.allocatable,
+            capacity: n.capacity,
+            diagnostics: Vec::new(),
+        });
+    }
+    Ok(out)
 }
 
 /// The pods of text, as the scenario reads them: pods and workloads, one pod per bare
@@ -1015,30 +1016,29 @@ pub fn pods_from_text(p: &mut Parsed, source: &str, default_name: &str) -> Vec<P
         .iter()
         .filter(|e| e.origin == PodOrigin::TolerationList)
         .count();
-    s.pods
-        .into_iter()
-        .map(|e| {
-            let mut pod = e.pod;
-            if e.origin == PodOrigin::TolerationList && anonymous == 1 {
-                pod.name = default_name.to_string();
-            }
-            let w = e.workload.as_ref();
-            PodIn {
-                pod,
-                kind: e.kind,
-                host_network: w.is_some_and(|w| w.host_network),
-                qos_class: w.map_or(QosClass::BestEffort, Workload::qos_class),
-                requested_resources: w
-                    .map(|w| w.requested_resources().into_iter().collect())
-                    .unwrap_or_default(),
-                location: Some(e.source.location),
-                toleration_locations: e.submitted_locations.into_iter().map(Some).collect(),
-                source: source.to_string(),
-                workload: e.workload,
-                diagnostics: Vec::new(),
-            }
-        })
-        .collect()
+    let mut out = Vec::with_capacity(s.pods.len());
+    for e in s.pods {
+        let mut pod = e.pod;
+        if e.origin == PodOrigin::TolerationList && anonymous == 1 {
+            pod.name = default_name.to_string();
+        }
+        let w = e.workload.as_ref();
+        out.push(PodIn {
+            pod,
+            kind: e.kind,
+            host_network: w.is_some_and(|w| w.host_network),
+            qos_class: w.map_or(QosClass::BestEffort, Workload::qos_class),
+            requested_resources: w
+                .map(|w| w.requested_resources().into_iter().collect())
+                .unwrap_or_default(),
+            location: Some(e.source.location),
+            toleration_locations: e.submitted_locations.into_iter().map(Some).collect(),
+            source: source.to_string(),
+            workload: e.workload,
+            diagnostics: Vec::new(),
+        });
+    }
+    out
 }
 
 /// The diagnostics of text that did not make it throw (warnings, unread blocks, values
