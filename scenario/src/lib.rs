@@ -262,15 +262,15 @@ impl Scenario {
             commands,
             config_errors,
         } = Objects::read(panes, options);
-        let events = panes
-            .iter()
-            .flat_map(|p| {
-                p.parsed.events.iter().map(|e| EventEntry {
+        let mut events = Vec::new();
+        for p in panes {
+            for e in &p.parsed.events {
+                events.push(EventEntry {
                     pane: p.kind,
                     event: e.clone(),
-                })
-            })
-            .collect();
+                });
+            }
+        }
         let mut findings = findings(panes, &commands, &pods, &config_errors);
         let node_list: Vec<Node> = nodes.iter().map(|n| n.node.clone()).collect();
         let scheduled: &[PodEntry] = if schedule_all { &pods } else { &[] };
@@ -281,15 +281,12 @@ impl Scenario {
             let more = scheduling_findings(&nodes, &pods, &placement, &findings);
             findings.extend(more);
         }
-        let disruption_budgets = panes
-            .iter()
-            .flat_map(|p| {
-                p.parsed
-                    .disruption_budgets
-                    .iter()
-                    .map(|b| (b.clone(), Source::new(p.kind, b.location.clone())))
-            })
-            .collect();
+        let mut disruption_budgets = Vec::new();
+        for p in panes {
+            for b in &p.parsed.disruption_budgets {
+                disruption_budgets.push((b.clone(), Source::new(p.kind, b.location.clone())));
+            }
+        }
         Self {
             semantics,
             nodes,

@@ -379,10 +379,12 @@ pub(crate) fn build(
     next_anonymous: &mut usize,
 ) -> Vec<PodEntry> {
     let mut pods = Vec::new();
-    let classes: Vec<PriorityClass> = panes
-        .iter()
-        .flat_map(|p| p.parsed.priority_classes.iter().cloned())
-        .collect();
+    // Nested loops rather than `flat_map(..).collect()` (here and in `Scenario::derive`):
+    // the flattening iterator cost the npm engine module code of its own.
+    let mut classes: Vec<PriorityClass> = Vec::new();
+    for p in panes {
+        classes.extend_from_slice(&p.parsed.priority_classes);
+    }
     for pane in panes {
         let p = &pane.parsed;
         let mut here: Vec<(Location, Raw<'_>)> = Vec::new();
@@ -554,27 +556,24 @@ fn entry(
         };
         match admit_pod(&pl.plugins, &request) {
             Ok(admitted) => {
-                tolerations = admitted
-                    .tolerations
-                    .into_iter()
-                    .map(|a| {
-                        let (origin, location) = origin_of(a.origin, &a.toleration);
-                        TolerationEntry {
-                            toleration: a.toleration,
-                            origin,
-                            location,
-                        }
-                    })
-                    .collect();
-                dropped = admitted
-                    .dropped
-                    .into_iter()
-                    .map(|d| DroppedEntry {
+                // Loops rather than `map(..).collect()`: the in-place collects cost the
+                // npm engine module code of their own.
+                tolerations = Vec::with_capacity(admitted.tolerations.len());
+                for a in admitted.tolerations {
+                    let (origin, location) = origin_of(a.origin, &a.toleration);
+                    tolerations.push(TolerationEntry {
+                        toleration: a.toleration,
+                        origin,
+                        location,
+                    });
+                }
+                for d in admitted.dropped {
+                    dropped.push(DroppedEntry {
                         origin: origin_of(d.origin, &d.toleration).0,
                         toleration: d.toleration,
                         reason: d.reason,
-                    })
-                    .collect();
+                    });
+                }
             }
             Err(e) => rejection = Some(e.to_string()),
         }
