@@ -183,7 +183,7 @@ pub fn describe_toleration(t: &Toleration) -> String {
     };
     let _ = write!(s, "{{key: {key}, operator: {op}");
     if !matches!(t.operator, Operator::Exists) || !t.value.is_empty() {
-        let _ = write!(s, ", value: {:?}", t.value);
+        let _ = write!(s, ", value: {}", crate::validation::go_quote(&t.value));
     }
     let effect = match &t.effect {
         TaintEffect::Empty => "<any>",

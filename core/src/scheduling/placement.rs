@@ -979,7 +979,10 @@ pub(crate) fn normalized(
 /// exist (`Snapshot.Get`), for the first such name in byte order (upstream iterates a
 /// Go map, so with several missing names any of them can be named).
 pub fn node_not_found_error(name: &str) -> String {
-    format!("nodeinfo not found for node name {name:?}")
+    format!(
+        "nodeinfo not found for node name {}",
+        crate::validation::go_quote(name)
+    )
 }
 
 /// Schedules one pod on `nodes` node by node: the reference the grouped evaluation
