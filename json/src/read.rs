@@ -9,6 +9,7 @@
 //! semantics can show what upstream does with it.
 
 use taintlab_core::resource::ResourceList;
+use taintlab_core::validation::go_quote;
 use taintlab_core::{
     ConditionStatus, KubeVersion, Node, NodeCondition, Operator, Pod, PreemptionPolicy, QosClass,
     Semantics, Taint, TaintEffect, Toleration,
@@ -34,7 +35,7 @@ pub fn type_name(v: &V) -> &'static str {
 /// The value shortened for a message: strings quoted, containers by type.
 fn shown(v: &V) -> String {
     match v {
-        V::Str(s) if s.chars().count() <= 40 => format!("the string {s:?}"),
+        V::Str(s) if s.chars().count() <= 40 => format!("the string {}", go_quote(s)),
         V::Bool(b) => format!("the boolean {b}"),
         V::Num(_) | V::Int(_) => format!("the number {}", v.to_json()),
         other => type_name(other).to_string(),
@@ -102,9 +103,9 @@ impl<'a> Obj<'a> {
                 if known.contains(&key.as_str()) || ignored.contains(&key.as_str()) {
                     continue;
                 }
-                let mut msg = format!("unknown field {key:?} of {what}");
+                let mut msg = format!("unknown field {} of {what}", go_quote(key));
                 if let Some(k) = suggest(key, known) {
-                    msg.push_str(&format!("; did you mean {k:?}?"));
+                    msg.push_str(&format!("; did you mean {}?", go_quote(k)));
                 } else {
                     msg.push_str(&format!("; known fields: {}", known.join(", ")));
                 }
@@ -217,9 +218,13 @@ impl<'a> Obj<'a> {
         match allowed.iter().find(|a| **a == s) {
             Some(a) => Ok(Some(*a)),
             None => {
-                let mut msg = format!("must be one of {}, got {s:?}", allowed.join(", "));
+                let mut msg = format!(
+                    "must be one of {}, got {}",
+                    allowed.join(", "),
+                    go_quote(&s)
+                );
                 if let Some(k) = suggest(&s, allowed) {
-                    msg.push_str(&format!("; did you mean {k:?}?"));
+                    msg.push_str(&format!("; did you mean {}?", go_quote(k)));
                 }
                 Err(self.error(key, "invalid-value", msg))
             }
@@ -256,7 +261,10 @@ pub fn kube_version(o: &Obj<'_>) -> ApiResult<KubeVersion> {
             o.error(
                 "kubernetesVersion",
                 "invalid-version",
-                format!("must be a Kubernetes release such as \"1.34\" or \"v1.34.3\", got {s:?}"),
+                format!(
+                    "must be a Kubernetes release such as \"1.34\" or \"v1.34.3\", got {}",
+                    go_quote(&s)
+                ),
             )
         }),
     }
