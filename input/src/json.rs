@@ -160,7 +160,14 @@ impl Reader<'_> {
         let p = self.pos_at(self.i);
         let found = match self.text.get(self.i..).and_then(|s| s.chars().next()) {
             None => "the end of the input".to_string(),
-            Some(c) if c.is_control() || c.is_whitespace() => format!("{:?}", c),
+            // What `{:?}` prints for these characters, without the standard library's
+            // escaping tables.
+            Some(' ') => "' '".to_string(),
+            Some('\0') => "'\\0'".to_string(),
+            Some('\t') => "'\\t'".to_string(),
+            Some('\n') => "'\\n'".to_string(),
+            Some('\r') => "'\\r'".to_string(),
+            Some(c) if c.is_control() || c.is_whitespace() => format!("'\\u{{{:x}}}'", c as u32),
             Some(c) => format!("'{c}'"),
         };
         Fail(Diagnostic::error(
