@@ -694,7 +694,7 @@ fn read_taint(text: &str, loc: Location, out: &mut Parsed) -> Option<Taint> {
 fn read_toleration(text: &str, loc: Location, out: &mut Parsed) -> Option<Toleration> {
     let mut rest = text.trim();
     let mut seconds = None;
-    if let Some(i) = rest.rfind(" for ") {
+    if let Some(i) = crate::rfind_str(rest, " for ") {
         let tail = &rest[i + 5..];
         if let Some(n) = tail.strip_suffix('s').and_then(|n| n.parse::<i64>().ok()) {
             seconds = Some(n);

@@ -587,7 +587,7 @@ fn parse_old(body: &str) -> Option<(FitMessage, VersionRange)> {
         if item.is_empty() {
             continue;
         }
-        let (reason, count) = match item.rsplit_once(" (") {
+        let (reason, count) = match crate::rsplit_once_str(item, " (") {
             Some((r, c)) => (
                 r.trim(),
                 crate::parse_u32(c.trim_end_matches(')')).unwrap_or(0),

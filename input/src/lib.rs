@@ -163,6 +163,23 @@ pub(crate) fn parse_u32(s: &str) -> Option<u32> {
     s.parse::<i64>().ok().and_then(|v| u32::try_from(v).ok())
 }
 
+/// `s.rfind(pat)`: the start of the last occurrence of `pat`. A byte scan from the end,
+/// so that the standard library's reverse substring searcher (about 1 KB of the npm
+/// module for four short lines) is not linked. A match of whole UTF-8 characters
+/// starts and ends on character boundaries.
+pub(crate) fn rfind_str(s: &str, pat: &str) -> Option<usize> {
+    let (s, pat) = (s.as_bytes(), pat.as_bytes());
+    (0..=s.len().checked_sub(pat.len())?)
+        .rev()
+        .find(|&i| s[i..].starts_with(pat))
+}
+
+/// `s.rsplit_once(pat)` through [`rfind_str`].
+pub(crate) fn rsplit_once_str<'a>(s: &'a str, pat: &str) -> Option<(&'a str, &'a str)> {
+    let i = rfind_str(s, pat)?;
+    Some((s.get(..i)?, s.get(i + pat.len()..)?))
+}
+
 #[cfg(test)]
 mod int_tests {
     #[test]

@@ -278,9 +278,7 @@ pub(crate) fn events(rows: &[Row], doc: usize, object: Option<&str>) -> Vec<Sche
     for r in rows {
         let obj = r.object.as_deref().or(object);
         if r.reason == "Scheduled" || r.text.contains("Successfully assigned ") {
-            let node = r
-                .text
-                .rsplit_once(" to ")
+            let node = crate::rsplit_once_str(&r.text, " to ")
                 .map(|x| x.1.split_whitespace().next().unwrap_or("").to_string());
             for e in out.iter_mut() {
                 if e.scheduled_later.is_none() && same_object(e.object.as_deref(), obj) {

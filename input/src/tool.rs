@@ -441,7 +441,7 @@ fn terraform_choice(line: &str, what: &str) -> Option<String> {
     if !(key.contains("toleration") || key.contains("taint")) || key.contains(' ') {
         return None;
     }
-    let (list, got) = rest.rsplit_once(", got ")?;
+    let (list, got) = crate::rsplit_once_str(rest, ", got ")?;
     let got = got
         .trim()
         .trim_end_matches(['"', '\'', '`'])
