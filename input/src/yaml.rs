@@ -388,7 +388,9 @@ impl Builder<'_> {
         let (ev, mark) = self.next()?;
         let root = self.build(ev, mark, Ctx::Object, 1)?;
         let (ev, mark) = self.next()?;
-        if ev != Event::DocumentEnd {
+        // `matches!` here and below rather than `==`: Event's derived PartialEq (tags,
+        // scalar text) is otherwise linked into the npm module for these three checks.
+        if !matches!(ev, Event::DocumentEnd) {
             return Err(Stop::Syntax(
                 self.syntax(mark, "expected the end of the document"),
             ));
@@ -439,7 +441,7 @@ impl Builder<'_> {
                     let mut items = Vec::new();
                     loop {
                         let (ev, m) = self.next()?;
-                        if ev == Event::SequenceEnd {
+                        if matches!(ev, Event::SequenceEnd) {
                             break;
                         }
                         items.push(self.build(ev, m, elem, depth + 1)?);
@@ -540,7 +542,7 @@ impl Builder<'_> {
         let mut first_key: Option<Pos> = None;
         loop {
             let (ev, m) = self.next()?;
-            if ev == Event::MappingEnd {
+            if matches!(ev, Event::MappingEnd) {
                 break;
             }
             let key_pos = self.pos(m);
