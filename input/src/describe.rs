@@ -144,22 +144,26 @@ pub(crate) fn parse_object(lines: &[(usize, &str)], doc: usize, out: &mut Parsed
         .position(|(_, _, l)| table::header(l).is_some());
     let read = match header.and_then(|k| table::header(events[k].2).map(|h| (k, h))) {
         Some((k, h)) => {
-            let body: Vec<(usize, &str)> =
-                events[k + 1..].iter().map(|(n, _, l)| (*n, *l)).collect();
+            let mut body: Vec<(usize, &str)> = Vec::new();
+            for (n, _, l) in &events[k + 1..] {
+                body.push((*n, *l));
+            }
             table::events(&table::rows(&h, &body), doc, obj)
         }
         // Rows without their header.
-        None => events
-            .iter()
-            .filter(|(_, _, l)| event::looks_like_failed_scheduling(l))
-            .map(|(no, col, text)| {
-                let mut ev = event::parse_message(text, Location::at(doc, *no, *col));
-                if ev.object.is_none() {
-                    ev.object = obj.map(str::to_string);
+        None => {
+            let mut read = Vec::new();
+            for (no, col, text) in &events {
+                if event::looks_like_failed_scheduling(text) {
+                    let mut ev = event::parse_message(text, Location::at(doc, *no, *col));
+                    if ev.object.is_none() {
+                        ev.object = obj.map(str::to_string);
+                    }
+                    read.push(ev);
                 }
-                ev
-            })
-            .collect(),
+            }
+            read
+        }
     };
     let events_read = !read.is_empty();
     out.events.extend(read);
@@ -616,10 +620,13 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
 
 /// The value of a block and its continuation lines, without `<none>`.
 fn block_items<'a>(b: &'a Block<'a>) -> Vec<(usize, usize, &'a str)> {
-    std::iter::once((b.line, b.col, b.value))
-        .chain(b.more.iter().copied())
-        .filter(|(_, _, t)| !t.is_empty() && *t != "<none>")
-        .collect()
+    let mut items = Vec::new();
+    for item in std::iter::once(&(b.line, b.col, b.value)).chain(&b.more) {
+        if !item.2.is_empty() && item.2 != "<none>" {
+            items.push(*item);
+        }
+    }
+    items
 }
 
 fn labels(b: &Block) -> BTreeMap<String, String> {

@@ -432,11 +432,13 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
             };
             let (words, used, err) = kubectl::shell_words(&window, start);
             let used = used.clamp(1, window.len().max(1));
-            let cmd_text: String = window[..used]
-                .iter()
-                .map(|(_, l)| l.trim_end_matches('\r'))
-                .collect::<Vec<_>>()
-                .join("\n");
+            let mut cmd_text = String::new();
+            for (k, (_, l)) in window[..used].iter().enumerate() {
+                if k > 0 {
+                    cmd_text.push('\n');
+                }
+                cmd_text.push_str(l.trim_end_matches('\r'));
+            }
             if let Some((msg, l, col)) = err {
                 let doc = c.new_doc(Form::KubectlTaint, i + 1, i + used);
                 c.out.diagnostics.push(Diagnostic::error(

@@ -638,13 +638,12 @@ fn post_filter(ev: &mut SchedulingEvent, rest: &str) {
         Some(i) => (&rest[..i], Some(&rest[i + "preemption: ".len()..])),
         None => (rest, None),
     };
-    ev.post_filter = others
-        .trim()
-        .trim_end_matches(',')
-        .split(", ")
-        .map(|s| s.trim().trim_end_matches('.').to_string())
-        .filter(|s| !s.is_empty())
-        .collect();
+    for s in others.trim().trim_end_matches(',').split(", ") {
+        let s = s.trim().trim_end_matches('.');
+        if !s.is_empty() {
+            ev.post_filter.push(s.to_string());
+        }
+    }
     if let Some(p) = preemption {
         let p = p.trim();
         ev.double_period = p.ends_with("..") && !p.ends_with("...");

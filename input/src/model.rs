@@ -362,12 +362,11 @@ impl Workload {
     /// Names of every resource requested by a container or init container, sorted and
     /// without repeats (ExtendedResourceToleration reads requests, not limits).
     pub fn requested_resources(&self) -> Vec<String> {
-        taintlab_core::sort::names_from(
-            self.containers
-                .iter()
-                .chain(&self.init_containers)
-                .flat_map(|c| c.requests.keys().cloned()),
-        )
+        let mut names = Vec::new();
+        for c in self.containers.iter().chain(&self.init_containers) {
+            names.extend(c.requests.keys().cloned());
+        }
+        taintlab_core::sort::names_from(names)
     }
 }
 

@@ -140,11 +140,13 @@ pub(crate) fn header(line: &str) -> Option<Header> {
         return None;
     }
     let cols = columns_or_words(line.trim_end_matches('\r'));
-    let names: Vec<String> = cols
-        .iter()
-        .map(|(_, c)| c.to_ascii_lowercase())
-        .filter(|c| c != "...")
-        .collect();
+    let mut names: Vec<String> = Vec::new();
+    for (_, c) in &cols {
+        let c = c.to_ascii_lowercase();
+        if c != "..." {
+            names.push(c);
+        }
+    }
     if names.len() < 2 || !names.iter().all(|n| HEADER_WORDS.contains(&n.as_str())) {
         return None;
     }
