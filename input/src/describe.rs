@@ -31,6 +31,7 @@ use crate::model::{
     TolerationList, Workload,
 };
 use crate::quantity::Quantity;
+use crate::reduce::to_list;
 use crate::table;
 use taintlab_core::resource::ResourceList;
 use taintlab_core::suggest::suggest;
@@ -312,8 +313,8 @@ pub(crate) fn parse_object(lines: &[(usize, &str)], doc: usize, out: &mut Parsed
             let core = taintlab_core::resource::ContainerResources {
                 name: c.name.clone(),
                 resources: taintlab_core::resource::ResourceRequirements {
-                    requests: quantities(&c.requests),
-                    limits: quantities(&c.limits),
+                    requests: to_list(&c.requests),
+                    limits: to_list(&c.limits),
                 },
                 restart_policy: String::new(),
             };
@@ -381,14 +382,6 @@ fn pod_lifecycle<'a>(get: &dyn Fn(&str) -> Option<&'a Block<'a>>, w: &mut Worklo
                 .is_some_and(|rest| rest.trim_start().starts_with("EmptyDir"))
         });
     }
-}
-
-/// Parses quantity strings already checked.
-fn quantities(m: &BTreeMap<String, String>) -> ResourceList {
-    taintlab_core::sort::map_from(
-        m.iter()
-            .filter_map(|(k, v)| Some((k.clone(), Quantity::parse(v)?))),
-    )
 }
 
 /// `Capacity:` / `Allocatable:` lines (`cpu:  4`); bad quantities are reported and left
@@ -470,8 +463,8 @@ fn bound_pods(b: &Block, node: &str, doc: usize, out: &mut Parsed) {
             .push(taintlab_core::resource::ContainerResources {
                 name: String::new(),
                 resources: taintlab_core::resource::ResourceRequirements {
-                    requests: quantities(&c.requests),
-                    limits: quantities(&c.limits),
+                    requests: to_list(&c.requests),
+                    limits: to_list(&c.limits),
                 },
                 restart_policy: String::new(),
             });
@@ -630,28 +623,32 @@ fn block_items<'a>(b: &'a Block<'a>) -> Vec<(usize, usize, &'a str)> {
 }
 
 fn labels(b: &Block) -> BTreeMap<String, String> {
-    taintlab_core::sort::map_from(block_items(b).into_iter().filter_map(|(_, _, t)| {
+    let mut labels = BTreeMap::new();
+    for (_, _, t) in block_items(b) {
         let (k, v) = t.split_once('=').unwrap_or((t, ""));
-        (!k.is_empty()).then(|| (k.to_string(), v.to_string()))
-    }))
+        if !k.is_empty() {
+            labels.insert(k.to_string(), v.to_string());
+        }
+    }
+    labels
 }
 
 fn conditions(b: &Block) -> Vec<NodeCondition> {
-    b.more
-        .iter()
-        .filter_map(|(_, _, t)| {
-            let mut cols = t.split_whitespace();
-            let type_ = cols.next()?;
-            let status = cols.next()?;
-            if type_ == "Type" || type_.starts_with('-') {
-                return None;
-            }
-            Some(NodeCondition {
-                type_: type_.to_string(),
-                status: ConditionStatus::parse(status),
-            })
-        })
-        .collect()
+    let mut conditions = Vec::new();
+    for (_, _, t) in &b.more {
+        let mut cols = t.split_whitespace();
+        let (Some(type_), Some(status)) = (cols.next(), cols.next()) else {
+            continue;
+        };
+        if type_ == "Type" || type_.starts_with('-') {
+            continue;
+        }
+        conditions.push(NodeCondition {
+            type_: type_.to_string(),
+            status: ConditionStatus::parse(status),
+        });
+    }
+    conditions
 }
 
 const EFFECTS: [&str; 3] = ["NoSchedule", "PreferNoSchedule", "NoExecute"];

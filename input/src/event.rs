@@ -452,7 +452,14 @@ pub fn parse_message(text: &str, location: Location) -> SchedulingEvent {
     let msg = unwrap_message(text, start);
     // Wrapped text: line breaks and runs of spaces read as one space.
     let msg = if msg.contains(['\n', '\t']) || msg.contains("  ") {
-        msg.split_whitespace().collect::<Vec<_>>().join(" ")
+        let mut joined = String::new();
+        for w in msg.split_whitespace() {
+            if !joined.is_empty() {
+                joined.push(' ');
+            }
+            joined.push_str(w);
+        }
+        joined
     } else {
         msg
     };

@@ -111,7 +111,10 @@ fn levenshtein(a: &str, b: &str) -> usize {
     if a.len() > 64 || b.len() > 64 {
         return usize::MAX;
     }
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut prev = vec![0; b.len() + 1];
+    for (j, p) in prev.iter_mut().enumerate() {
+        *p = j;
+    }
     let mut cur = vec![0; b.len() + 1];
     for (i, ca) in a.iter().enumerate() {
         cur[0] = i + 1;
@@ -479,11 +482,12 @@ fn check_frame(f: &Frame, stack: &[Frame], doc: usize, out: &mut Read) {
         if args.contains(&a.name.as_str()) {
             continue;
         }
-        let unset: Vec<&str> = args
-            .iter()
-            .copied()
-            .filter(|k| !f.args.iter().any(|x| x.name == *k))
-            .collect();
+        let mut unset: Vec<&str> = Vec::new();
+        for k in args {
+            if !f.args.iter().any(|x| x.name == *k) {
+                unset.push(k);
+            }
+        }
         let hcl_hint = unset.iter().find(|k| near(&a.name, k)).copied();
         let mut msg = format!(
             "Terraform rejects this {what} block: it has no argument \"{}\" (An argument named \"{}\" is not expected here.{})",

@@ -129,27 +129,30 @@ pub(crate) fn result_line(
 ) -> Option<CommandResult> {
     let l = line.trim().trim_end_matches('\r');
     let only_node = || {
-        if let [one] = cmd
-            .args
-            .iter()
-            .filter_map(|a| {
-                a.strip_prefix("node/")
-                    .or_else(|| a.strip_prefix("nodes/"))
-                    .or_else(|| a.strip_prefix("no/"))
-            })
-            .collect::<Vec<_>>()
-            .as_slice()
-        {
+        let mut slashed = Vec::new();
+        for a in &cmd.args {
+            if let Some(n) = a
+                .strip_prefix("node/")
+                .or_else(|| a.strip_prefix("nodes/"))
+                .or_else(|| a.strip_prefix("no/"))
+            {
+                slashed.push(n);
+            }
+        }
+        if let [one] = slashed.as_slice() {
             return Some((*one).to_string());
         }
         let i = cmd
             .args
             .iter()
             .position(|a| matches!(a.as_str(), "node" | "nodes" | "no"))?;
-        let names: Vec<&String> = cmd.args[i + 1..]
-            .iter()
-            .take_while(|a| !a.starts_with('-') && !a.contains(['=', ':']) && !a.ends_with('-'))
-            .collect();
+        let mut names: Vec<&String> = Vec::new();
+        for a in &cmd.args[i + 1..] {
+            if a.starts_with('-') || a.contains(['=', ':']) || a.ends_with('-') {
+                break;
+            }
+            names.push(a);
+        }
         (names.len() == 1).then(|| names[0].clone())
     };
     let (node, outcome) = if let Some(r) = l.strip_prefix("node/") {
@@ -300,10 +303,13 @@ pub(crate) fn inline_command(line: &str) -> Option<(String, usize)> {
     }
     // Backticks (markdown) or single quotes (a command quoted in a tool's error:
     // `unable to taint node with 'kubectl taint nodes ...': Exitcode: 1`).
-    let open = ["`kubectl ", "`k ", "`oc ", "'kubectl "]
-        .iter()
-        .filter_map(|p| line.find(p))
-        .min()?;
+    let mut open = None;
+    for p in ["`kubectl ", "`k ", "`oc ", "'kubectl "] {
+        if let Some(i) = line.find(p) {
+            open = Some(open.map_or(i, |o: usize| o.min(i)));
+        }
+    }
+    let open = open?;
     let quote = line[open..].chars().next()?;
     let close = open + 1 + line[open + 1..].find(quote)?;
     let mut blanked = String::with_capacity(line.len());
@@ -340,19 +346,20 @@ pub(crate) fn ansible_result(line: &str, line_no: usize) -> Option<(Vec<Word>, V
     let (v, _) = crate::json::parse_first(&line[at..])?;
     let col = line[..cmd_at].chars().count() + 1;
     let words: Vec<Word> = match &v.get("cmd")?.value.kind {
-        Kind::Seq(items) => items
-            .iter()
-            .filter_map(|x| match &x.kind {
-                Kind::Str(t) => Some(t),
-                _ => None,
-            })
-            .map(|t| Word {
-                text: t.to_string(),
-                line: line_no,
-                col,
-                separator: false,
-            })
-            .collect(),
+        Kind::Seq(items) => {
+            let mut words = Vec::new();
+            for x in items {
+                if let Kind::Str(t) = &x.kind {
+                    words.push(Word {
+                        text: t.to_string(),
+                        line: line_no,
+                        col,
+                        separator: false,
+                    });
+                }
+            }
+            words
+        }
         Kind::Str(cmd) => {
             let (mut w, _, err) = shell_words(&[(line_no, cmd.as_str())], 0);
             if err.is_some() {
@@ -657,11 +664,12 @@ pub(crate) fn kubectl_commands(words: Vec<Word>) -> Vec<(Word, CommandKind)> {
                 }
             }
             // `describe pod web-0`, `describe pods/web-0`, `describe po web-0 -n x`.
-            let rest: Vec<&str> = cmd[v + 1..]
-                .iter()
-                .map(|w| w.text.as_str())
-                .filter(|t| !t.starts_with('-'))
-                .collect();
+            let mut rest: Vec<&str> = Vec::new();
+            for w in &cmd[v + 1..] {
+                if !w.text.starts_with('-') {
+                    rest.push(&w.text);
+                }
+            }
             let pod = match rest.as_slice() {
                 [kind, name, ..] if matches!(*kind, "pod" | "pods" | "po") => {
                     Some(name.to_string())

@@ -18,6 +18,8 @@ mod priority;
 mod taints;
 mod workloads;
 
+pub(crate) use placement::to_list;
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 

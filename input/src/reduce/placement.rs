@@ -46,34 +46,38 @@ pub(super) struct RawPort {
     sidecar: bool,
 }
 
-/// Parses quantity strings already checked by `str_map`.
-pub(super) fn to_list(m: &BTreeMap<String, String>) -> ResourceList {
-    taintlab_core::sort::map_from(
-        m.iter()
-            .filter_map(|(k, v)| Some((k.clone(), Quantity::parse(v)?))),
-    )
+/// Parses quantity strings already checked (by `str_map`, or by the describe reader).
+pub(crate) fn to_list(m: &BTreeMap<String, String>) -> ResourceList {
+    let mut list = ResourceList::new();
+    for (k, v) in m {
+        if let Some(q) = Quantity::parse(v) {
+            list.insert(k.clone(), q);
+        }
+    }
+    list
 }
 
 /// The host ports the scheduler sees once the API server has defaulted the pod: with
 /// `hostNetwork`, a port without `hostPort` gets its `containerPort`. Ports that hold
 /// no host port (0) are left out.
 pub(super) fn host_ports(ports: &[RawPort], host_network: bool) -> Vec<HostPort> {
-    ports
-        .iter()
-        .filter_map(|p| {
-            let host_port = if host_network && p.host_port == 0 {
-                p.container_port
-            } else {
-                p.host_port
-            };
-            (host_port != 0).then(|| HostPort {
+    let mut out = Vec::new();
+    for p in ports {
+        let host_port = if host_network && p.host_port == 0 {
+            p.container_port
+        } else {
+            p.host_port
+        };
+        if host_port != 0 {
+            out.push(HostPort {
                 host_port,
                 protocol: p.protocol.clone(),
                 host_ip: p.host_ip.clone(),
                 sidecar: p.sidecar,
-            })
-        })
-        .collect()
+            });
+        }
+    }
+    out
 }
 
 impl Reducer<'_> {
