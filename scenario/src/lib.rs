@@ -424,36 +424,39 @@ fn findings(
     pods: &[PodEntry],
     config_errors: &[String],
 ) -> Vec<Finding> {
-    let mut out: Vec<Finding> = config_errors
-        .iter()
-        .map(|e| Finding {
+    // Loops rather than iterator chains collected and extended: each chain cost the npm
+    // engine module code of its own.
+    let mut out: Vec<Finding> = Vec::new();
+    for e in config_errors {
+        out.push(Finding {
             severity: Severity::Error,
             kind: FindingKind::Configuration,
             pane: None,
             location: Location::default(),
             message: e.clone(),
-        })
-        .collect();
+        });
+    }
     for pane in panes {
-        out.extend(pane.parsed.diagnostics.iter().map(|d| Finding {
-            severity: d.severity,
-            kind: FindingKind::Input(d.code),
-            pane: Some(pane.kind),
-            location: d.location.clone(),
-            message: d.message.clone(),
-        }));
-        out.extend(
-            commands
-                .iter()
-                .filter(|c| c.source.pane == pane.kind && !c.stderr.is_empty())
-                .map(|c| Finding {
+        for d in &pane.parsed.diagnostics {
+            out.push(Finding {
+                severity: d.severity,
+                kind: FindingKind::Input(d.code),
+                pane: Some(pane.kind),
+                location: d.location.clone(),
+                message: d.message.clone(),
+            });
+        }
+        for c in commands {
+            if c.source.pane == pane.kind && !c.stderr.is_empty() {
+                out.push(Finding {
                     severity: Severity::Error,
                     kind: FindingKind::Kubectl,
                     pane: Some(pane.kind),
                     location: c.source.location.clone(),
                     message: c.stderr.trim_end().to_string(),
-                }),
-        );
+                });
+            }
+        }
         for p in pods.iter().filter(|p| p.source.pane == pane.kind) {
             for e in &p.validation {
                 let index = e

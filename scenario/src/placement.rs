@@ -470,10 +470,16 @@ pub(crate) fn build(nodes: &[NodeEntry], pods: &[PodEntry], semantics: Semantics
             add(name);
         }
     }
-    let mut scalars: Vec<&String> = requests
-        .iter()
-        .flat_map(|r| r.scalar.iter().filter(|(_, v)| **v > 0).map(|(k, _)| k))
-        .collect();
+    // Nested loops rather than `flat_map(..).collect()`, which cost the npm engine module
+    // code of its own.
+    let mut scalars: Vec<&String> = Vec::new();
+    for r in &requests {
+        for (k, v) in &r.scalar {
+            if *v > 0 {
+                scalars.push(k);
+            }
+        }
+    }
     taintlab_core::sort::sort(&mut scalars);
     scalars.dedup();
     for s in scalars {
