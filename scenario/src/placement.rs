@@ -335,16 +335,17 @@ pub(crate) fn build(nodes: &[NodeEntry], pods: &[PodEntry], semantics: Semantics
     let node_list: Vec<Node> = nodes.iter().map(|n| n.node.clone()).collect();
     let allocatable: Vec<Option<ResourceList>> =
         nodes.iter().map(|n| n.allocatable.clone()).collect();
+    // Loops rather than iterator chains collected (here and below): each chain cost the
+    // npm engine module code of its own.
     let scheduling: Vec<SchedulingPod> = pods.iter().map(scheduling_pod).collect();
-    let requests: Vec<Resource> = scheduling
-        .iter()
-        .map(|p| summarize(p.placement.spec_resources(), version).request)
-        .collect();
-    let bound: Vec<SchedulingPod> = scheduling
-        .iter()
-        .filter(|p| !p.pod.node_name.is_empty())
-        .cloned()
-        .collect();
+    let mut requests: Vec<Resource> = Vec::with_capacity(scheduling.len());
+    let mut bound: Vec<SchedulingPod> = Vec::new();
+    for p in &scheduling {
+        requests.push(summarize(p.placement.spec_resources(), version).request);
+        if !p.pod.node_name.is_empty() {
+            bound.push(p.clone());
+        }
+    }
     let mut running = vec![0usize; node_list.len()];
     let by_name = by_node_name(
         node_list
@@ -368,21 +369,18 @@ pub(crate) fn build(nodes: &[NodeEntry], pods: &[PodEntry], semantics: Semantics
     let daemon_row = |e: &PodEntry, p: &SchedulingPod| e.daemon && p.pod.node_name.is_empty();
     let batch: std::borrow::Cow<'_, [SchedulingPod]> =
         if pods.iter().zip(&scheduling).any(|(e, p)| daemon_row(e, p)) {
-            std::borrow::Cow::Owned(
-                pods.iter()
-                    .zip(&scheduling)
-                    .map(|(e, p)| {
-                        if daemon_row(e, p) {
-                            // Skipped before the filters: its row in `result` is "not ours".
-                            let mut skip = SchedulingPod::default();
-                            skip.placement.scheduler_name = DAEMON_ROW_SCHEDULER.to_string();
-                            skip
-                        } else {
-                            p.clone()
-                        }
-                    })
-                    .collect(),
-            )
+            let mut rows = Vec::with_capacity(scheduling.len());
+            for (e, p) in pods.iter().zip(&scheduling) {
+                if daemon_row(e, p) {
+                    // Skipped before the filters: its row in `result` is "not ours".
+                    let mut skip = SchedulingPod::default();
+                    skip.placement.scheduler_name = DAEMON_ROW_SCHEDULER.to_string();
+                    rows.push(skip);
+                } else {
+                    rows.push(p.clone());
+                }
+            }
+            std::borrow::Cow::Owned(rows)
         } else {
             std::borrow::Cow::Borrowed(&scheduling)
         };
@@ -394,13 +392,11 @@ pub(crate) fn build(nodes: &[NodeEntry], pods: &[PodEntry], semantics: Semantics
     );
     let result = index.schedule(&batch);
     let gate = semantics.comparison_operators_enabled();
-    let daemon: Vec<Option<Vec<DaemonPod>>> = pods
-        .iter()
-        .zip(&scheduling)
-        .map(|(e, p)| {
-            if !e.daemon || !p.pod.node_name.is_empty() {
-                return None;
-            }
+    let mut daemon: Vec<Option<Vec<DaemonPod>>> = Vec::with_capacity(pods.len());
+    for (e, p) in pods.iter().zip(&scheduling) {
+        daemon.push(if !e.daemon || !p.pod.node_name.is_empty() {
+            None
+        } else {
             let mut out = Vec::new();
             for (i, node) in node_list.iter().enumerate() {
                 // A pasted running pod of this DaemonSet on the node: the controller
@@ -448,8 +444,8 @@ pub(crate) fn build(nodes: &[NodeEntry], pods: &[PodEntry], semantics: Semantics
                 });
             }
             Some(out)
-        })
-        .collect();
+        });
+    }
     let node_class = node_classes(&node_list, &states, &batch, &daemon, &scheduling, options);
     let mut resources: Vec<String> = Vec::new();
     let mut add = |name: &str| {
