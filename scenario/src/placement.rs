@@ -537,13 +537,13 @@ fn node_classes(
 ) -> Vec<usize> {
     use std::collections::HashMap;
     let keys = GroupingKeys::of(batch, options);
-    let bound_here = by_node_name(
-        pods.iter()
-            .enumerate()
-            .filter(|(_, p)| !p.pod.node_name.is_empty())
-            .map(|(i, p)| (p.pod.node_name.as_str(), i))
-            .collect(),
-    );
+    let mut bound: Vec<(&str, usize)> = Vec::new();
+    for (i, p) in pods.iter().enumerate() {
+        if !p.pod.node_name.is_empty() {
+            bound.push((p.pod.node_name.as_str(), i));
+        }
+    }
+    let bound_here = by_node_name(bound);
     type Key<'a> = (
         &'a [taintlab_core::Taint],
         bool,
@@ -554,31 +554,29 @@ fn node_classes(
         &'a [(&'a str, usize)],
     );
     let mut seen: HashMap<Key<'_>, usize> = HashMap::new();
-    nodes
-        .iter()
-        .enumerate()
-        .map(|(i, n)| {
-            let key: Key<'_> = (
-                &n.taints,
-                n.unschedulable,
-                keys.names.then_some(n.name.as_str()),
-                keys.labels.iter().map(|k| n.labels.get(k)).collect(),
-                states.get(i),
-                daemon
-                    .iter()
-                    .flatten()
-                    .map(|d| {
-                        d.iter()
-                            .find(|d| d.node == i)
-                            .map(|d| (&d.outcome, &d.cell))
-                    })
-                    .collect(),
-                named(&bound_here, &n.name),
-            );
-            let next = seen.len();
-            *seen.entry(key).or_insert(next)
-        })
-        .collect()
+    let mut classes = Vec::with_capacity(nodes.len());
+    for (i, n) in nodes.iter().enumerate() {
+        let key: Key<'_> = (
+            &n.taints,
+            n.unschedulable,
+            keys.names.then_some(n.name.as_str()),
+            keys.labels.iter().map(|k| n.labels.get(k)).collect(),
+            states.get(i),
+            daemon
+                .iter()
+                .flatten()
+                .map(|d| {
+                    d.iter()
+                        .find(|d| d.node == i)
+                        .map(|d| (&d.outcome, &d.cell))
+                })
+                .collect(),
+            named(&bound_here, &n.name),
+        );
+        let next = seen.len();
+        classes.push(*seen.entry(key).or_insert(next));
+    }
+    classes
 }
 
 /// `NodeShouldRunDaemonPod` for a DaemonSet's pod on one node.
@@ -600,12 +598,12 @@ pub struct DaemonNodeCheck {
 /// for node affinity and taints. Admission has not run on that pod yet, so only the
 /// written and the controller's tolerations count.
 fn daemon_node_check(e: &PodEntry, p: &SchedulingPod, node: &Node, gate: bool) -> DaemonNodeCheck {
-    let tolerations: Vec<Toleration> = e
-        .tolerations
-        .iter()
-        .filter(|t| matches!(t.origin, Origin::Pod | Origin::DaemonSet))
-        .map(|t| t.toleration.clone())
-        .collect();
+    let mut tolerations: Vec<Toleration> = Vec::new();
+    for t in &e.tolerations {
+        if matches!(t.origin, Origin::Pod | Origin::DaemonSet) {
+            tolerations.push(t.toleration.clone());
+        }
+    }
     let node_affinity_matches = RequiredNodeAffinity::of(&p.placement).matches_node(node);
     let taints = daemon_taint_check(&node.taints, &tolerations, gate);
     DaemonNodeCheck {
@@ -803,36 +801,32 @@ impl crate::Scenario {
                 let failed = prep.filter(&node.node, &state.used_ports, state.usage.as_ref());
                 let stops = pl.options.stops_at_first_failure();
                 let mut stopped = false;
-                FilterPlugin::DEFAULT_ORDER
-                    .iter()
-                    .map(|&plugin| {
-                        let state = if stopped {
-                            FilterState::NotEvaluated
-                        } else if let Some((_, s)) = failed.iter().find(|(q, _)| *q == plugin) {
-                            stopped = stops;
-                            FilterState::Failed(s.clone())
-                        } else if plugin == FilterPlugin::NodeResourcesFit && state.usage.is_none()
-                        {
-                            FilterState::NotChecked
-                        } else {
-                            FilterState::Passed
-                        };
-                        FilterStep { plugin, state }
-                    })
-                    .collect()
+                let mut steps = Vec::with_capacity(FilterPlugin::DEFAULT_ORDER.len());
+                for &plugin in FilterPlugin::DEFAULT_ORDER.iter() {
+                    let state = if stopped {
+                        FilterState::NotEvaluated
+                    } else if let Some((_, s)) = failed.iter().find(|(q, _)| *q == plugin) {
+                        stopped = stops;
+                        FilterState::Failed(s.clone())
+                    } else if plugin == FilterPlugin::NodeResourcesFit && state.usage.is_none() {
+                        FilterState::NotChecked
+                    } else {
+                        FilterState::Passed
+                    };
+                    steps.push(FilterStep { plugin, state });
+                }
+                steps
             }
             _ => not_evaluated(),
         };
-        let node_selector = pod
-            .placement
-            .node_selector
-            .iter()
-            .map(|(k, v)| LabelCheck {
+        let mut node_selector = Vec::new();
+        for (k, v) in &pod.placement.node_selector {
+            node_selector.push(LabelCheck {
                 key: k.clone(),
                 wanted: v.clone(),
                 node_value: node.node.labels.get(k).cloned(),
-            })
-            .collect();
+            });
+        }
         // An empty term matches nothing (`NewLazyErrorNodeSelector` drops it).
         let affinity_terms = pod
             .placement
@@ -847,12 +841,12 @@ impl crate::Scenario {
                     .collect()
             })
             .unwrap_or_default();
-        let port_conflicts = prep
-            .wanted_ports
-            .iter()
-            .filter(|p| state.used_ports.conflicts(p))
-            .cloned()
-            .collect();
+        let mut port_conflicts = Vec::new();
+        for p in &prep.wanted_ports {
+            if state.used_ports.conflicts(p) {
+                port_conflicts.push(p.clone());
+            }
+        }
         Some(PlacementExplanation {
             cell,
             filters,
@@ -912,22 +906,19 @@ impl crate::Scenario {
                 running_pods,
             });
         };
-        let bars = pl
-            .resources
-            .iter()
-            .map(|r| {
-                let (requested, allocatable) = if r == PODS {
-                    (u.pods, u.allocatable.allowed_pod_number)
-                } else {
-                    (u.requested.get(r), u.allocatable.get(r))
-                };
-                ResourceBar {
-                    resource: r.clone(),
-                    requested,
-                    allocatable,
-                }
-            })
-            .collect();
+        let mut bars = Vec::with_capacity(pl.resources.len());
+        for r in &pl.resources {
+            let (requested, allocatable) = if r == PODS {
+                (u.pods, u.allocatable.allowed_pod_number)
+            } else {
+                (u.requested.get(r), u.allocatable.get(r))
+            };
+            bars.push(ResourceBar {
+                resource: r.clone(),
+                requested,
+                allocatable,
+            });
+        }
         Some(NodeResources {
             allocatable_known: true,
             bars,
