@@ -169,7 +169,10 @@ pub(crate) fn build(
                     }
                 }
             }
-            let current: Vec<Node> = nodes.iter().map(|n| n.node.clone()).collect();
+            let mut current: Vec<Node> = Vec::with_capacity(nodes.len());
+            for n in &nodes {
+                current.push(n.node.clone());
+            }
             // Taint and label commands run in paste order, each seeing the nodes as the
             // commands before it left them.
             let (after, stdout, stderr, exit_code, warnings, rejected) = match c.verb {

@@ -272,9 +272,15 @@ impl Scenario {
             }
         }
         let mut findings = findings(panes, &commands, &pods, &config_errors);
-        let node_list: Vec<Node> = nodes.iter().map(|n| n.node.clone()).collect();
         let scheduled: &[PodEntry] = if schedule_all { &pods } else { &[] };
-        let pod_list: Vec<Pod> = scheduled.iter().map(|p| p.pod.clone()).collect();
+        let mut node_list: Vec<Node> = Vec::with_capacity(nodes.len());
+        for n in &nodes {
+            node_list.push(n.node.clone());
+        }
+        let mut pod_list: Vec<Pod> = Vec::with_capacity(scheduled.len());
+        for p in scheduled {
+            pod_list.push(p.pod.clone());
+        }
         let result = schedule(&pod_list, &node_list, semantics);
         let placement = placement::build(&nodes, scheduled, semantics);
         if schedule_all {

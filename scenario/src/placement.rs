@@ -332,9 +332,12 @@ pub struct ReasonTrace {
 pub(crate) fn build(nodes: &[NodeEntry], pods: &[PodEntry], semantics: Semantics) -> Placement {
     let options = PlacementOptions::new(semantics);
     let version = semantics.version;
-    let node_list: Vec<Node> = nodes.iter().map(|n| n.node.clone()).collect();
-    let allocatable: Vec<Option<ResourceList>> =
-        nodes.iter().map(|n| n.allocatable.clone()).collect();
+    let mut node_list: Vec<Node> = Vec::with_capacity(nodes.len());
+    let mut allocatable: Vec<Option<ResourceList>> = Vec::with_capacity(nodes.len());
+    for n in nodes {
+        node_list.push(n.node.clone());
+        allocatable.push(n.allocatable.clone());
+    }
     // Loops rather than iterator chains collected (here and below): each chain cost the
     // npm engine module code of its own.
     let scheduling: Vec<SchedulingPod> = pods.iter().map(scheduling_pod).collect();

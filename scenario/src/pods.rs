@@ -503,21 +503,19 @@ fn entry(
     if daemon {
         add_or_update_daemon_pod_tolerations(&mut list, workload.is_some_and(|w| w.host_network));
     }
-    let mut tolerations: Vec<TolerationEntry> = list
-        .iter()
-        .map(|t| {
-            let (origin, location) = match written_location(t) {
-                Some(l) => (Origin::Pod, l),
-                None if submitted.contains(t) => (Origin::Pod, None),
-                None => (Origin::DaemonSet, None),
-            };
-            TolerationEntry {
-                toleration: t.clone(),
-                origin,
-                location,
-            }
-        })
-        .collect();
+    let mut tolerations: Vec<TolerationEntry> = Vec::with_capacity(list.len());
+    for t in &list {
+        let (origin, location) = match written_location(t) {
+            Some(l) => (Origin::Pod, l),
+            None if submitted.contains(t) => (Origin::Pod, None),
+            None => (Origin::DaemonSet, None),
+        };
+        tolerations.push(TolerationEntry {
+            toleration: t.clone(),
+            origin,
+            location,
+        });
+    }
     let mut dropped = Vec::new();
     let mut rejection = None;
     // Priority runs before the toleration plugins (`AllOrderedPlugins`); its rejection
@@ -585,7 +583,10 @@ fn entry(
         .note
         .clone()
         .or_else(|| resolved.create_note.clone().filter(|_| create));
-    pod.tolerations = tolerations.iter().map(|t| t.toleration.clone()).collect();
+    pod.tolerations = Vec::with_capacity(tolerations.len());
+    for t in &tolerations {
+        pod.tolerations.push(t.toleration.clone());
+    }
     PodEntry {
         pod,
         kind,
