@@ -192,20 +192,25 @@ impl<'a> Obj<'a> {
     pub fn str_list(&self, key: &str) -> ApiResult<Option<Vec<String>>> {
         match self.get(key) {
             None => Ok(None),
-            Some(V::Arr(items)) => items
-                .iter()
-                .enumerate()
-                .map(|(i, v)| match v {
-                    V::Str(s) => Ok(s.clone()),
-                    other => Err(wrong_type(
-                        &self.arg,
-                        &index(&self.at(key), i),
-                        "a string",
-                        other,
-                    )),
-                })
-                .collect::<ApiResult<Vec<String>>>()
-                .map(Some),
+            Some(V::Arr(items)) => {
+                // A loop rather than collecting into a `Result`: iterator chains cost
+                // the npm engine module code of their own (here and below).
+                let mut out = Vec::with_capacity(items.len());
+                for (i, v) in items.iter().enumerate() {
+                    match v {
+                        V::Str(s) => out.push(s.clone()),
+                        other => {
+                            return Err(wrong_type(
+                                &self.arg,
+                                &index(&self.at(key), i),
+                                "a string",
+                                other,
+                            ));
+                        }
+                    }
+                }
+                Ok(Some(out))
+            }
             Some(other) => Err(self.wrong(key, "an array of strings", other)),
         }
     }
@@ -721,10 +726,7 @@ fn plain_node(
 type NodeStatus = (Option<ResourceList>, Option<ResourceList>, Vec<Diagnostic>);
 
 fn node_status(o: &Obj<'_>, version: KubeVersion) -> ApiResult<NodeStatus> {
-    let status: Vec<(&str, &V)> = ["allocatable", "capacity"]
-        .into_iter()
-        .filter_map(|k| o.get(k).map(|v| (k, v)))
-        .collect();
+    let status = given_fields(o, &["allocatable", "capacity"]);
     if status.is_empty() {
         return Ok((None, None, Vec::new()));
     }
@@ -751,6 +753,17 @@ fn node_status(o: &Obj<'_>, version: KubeVersion) -> ApiResult<NodeStatus> {
         .next()
         .map_or((None, None), |n| (n.allocatable, n.capacity));
     Ok((a, c, diagnostics))
+}
+
+/// The fields of `o` among `keys` that are given, in the order of `keys`.
+fn given_fields<'a, 'k>(o: &Obj<'a>, keys: &[&'k str]) -> Vec<(&'k str, &'a V)> {
+    let mut out = Vec::new();
+    for &k in keys {
+        if let Some(v) = o.get(k) {
+            out.push((k, v));
+        }
+    }
+    out
 }
 
 /// Reads a Kubernetes object built from a plain object's fields with the input layer
@@ -810,10 +823,7 @@ fn pod_spec(
     pod: &Pod,
     version: KubeVersion,
 ) -> ApiResult<Option<(Workload, Vec<Diagnostic>)>> {
-    let given: Vec<(&str, &V)> = POD_SPEC_FIELDS
-        .into_iter()
-        .filter_map(|k| o.get(k).map(|v| (k, v)))
-        .collect();
+    let given = given_fields(o, &POD_SPEC_FIELDS);
     if given.is_empty() {
         return Ok(None);
     }
@@ -1036,9 +1046,7 @@ pub fn pods_from_text(p: &mut Parsed, source: &str, default_name: &str) -> Vec<P
             kind: e.kind,
             host_network: w.is_some_and(|w| w.host_network),
             qos_class: w.map_or(QosClass::BestEffort, Workload::qos_class),
-            requested_resources: w
-                .map(|w| w.requested_resources().into_iter().collect())
-                .unwrap_or_default(),
+            requested_resources: w.map(Workload::requested_resources).unwrap_or_default(),
             location: Some(e.source.location),
             toleration_locations: e.submitted_locations.into_iter().map(Some).collect(),
             source: source.to_string(),
@@ -1053,18 +1061,15 @@ pub fn pods_from_text(p: &mut Parsed, source: &str, default_name: &str) -> Vec<P
 /// validation reports), carried with the first node or pod read from it; lines and
 /// columns only when the caller wrote the text.
 fn carried(p: &Parsed, positions: bool) -> Vec<Diagnostic> {
-    p.diagnostics
-        .iter()
-        .map(|d| {
-            let mut d = d.clone();
-            if !positions {
-                d.location.document = 0;
-                d.location.line = 0;
-                d.location.column = 0;
-            }
-            d
-        })
-        .collect()
+    let mut out = p.diagnostics.clone();
+    if !positions {
+        for d in &mut out {
+            d.location.document = 0;
+            d.location.line = 0;
+            d.location.column = 0;
+        }
+    }
+    out
 }
 
 /// Nodes from one value: a plain node, a Kubernetes Node, or text (any number).

@@ -174,11 +174,10 @@ pub(crate) fn pod_pane(pods: Vec<PodIn>, originals: &mut Originals) -> ParsedPan
             }
         });
         w.location = ordered(p.location.clone(), originals);
-        w.toleration_locations = p
-            .toleration_locations
-            .iter()
-            .map(|l| l.clone().unwrap_or_default())
-            .collect();
+        w.toleration_locations = Vec::with_capacity(p.toleration_locations.len());
+        for l in &p.toleration_locations {
+            w.toleration_locations.push(l.clone().unwrap_or_default());
+        }
         w.pod = p.pod;
         workloads.push(w);
     }

@@ -416,13 +416,16 @@ pub fn explanation(j: &mut J, s: &Scenario, p: usize, n: usize, values: Option<&
         j.close();
     }
     j.end();
-    let unused: Vec<usize> = (0..tols.len())
-        .filter(|i| {
-            !x.taints
-                .iter()
-                .any(|t| t.outcomes.get(*i).is_some_and(|o| o.is_tolerated()))
-        })
-        .collect();
+    let mut unused: Vec<usize> = Vec::new();
+    for i in 0..tols.len() {
+        if !x
+            .taints
+            .iter()
+            .any(|t| t.outcomes.get(i).is_some_and(|o| o.is_tolerated()))
+        {
+            unused.push(i);
+        }
+    }
     let taint_plugin = matches!(
         x.filter.rejected_by,
         None | Some(FilterPlugin::TaintToleration | FilterPlugin::NodeUnschedulable)
@@ -535,9 +538,10 @@ pub fn pod_schedule(j: &mut J, s: &Scenario, pi: usize) {
     let pod = &entry.pod;
     let r = &s.result;
     let ps = s.pod_scheduling(pi);
-    let cells: Vec<Option<PlacementCell>> = (0..s.nodes.len())
-        .map(|ni| s.placement_cell(pi, ni))
-        .collect();
+    let mut cells: Vec<Option<PlacementCell>> = Vec::with_capacity(s.nodes.len());
+    for ni in 0..s.nodes.len() {
+        cells.push(s.placement_cell(pi, ni));
+    }
     let combined = |c: &Option<PlacementCell>| {
         c.as_ref()
             .filter(|c| c.hold.is_none())
