@@ -804,13 +804,10 @@ fn object_fields(
             &d.message,
         ));
     }
-    let warnings = std::mem::take(&mut parsed.diagnostics)
-        .into_iter()
-        .map(|mut d| {
-            d.location = Location::default().with_path(at(&d));
-            d
-        })
-        .collect();
+    let mut warnings = std::mem::take(&mut parsed.diagnostics);
+    for d in &mut warnings {
+        d.location = Location::default().with_path(at(d));
+    }
     Ok((parsed, warnings))
 }
 
@@ -1192,7 +1189,11 @@ pub fn pods(v: &V, arg: &str, version: KubeVersion) -> ApiResult<Vec<PodIn>> {
 
 /// The core pods of a list.
 pub fn core_pods(pods: &[PodIn]) -> Vec<Pod> {
-    pods.iter().map(|p| p.pod.clone()).collect()
+    let mut out = Vec::with_capacity(pods.len());
+    for p in pods {
+        out.push(p.pod.clone());
+    }
+    out
 }
 
 /// The core nodes of a list.

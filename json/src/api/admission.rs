@@ -340,11 +340,12 @@ pub fn daemon_set(pod: &V, nodes: &V, options: &V) -> ApiResult {
     let before = pod.pod.tolerations.clone();
     let mut tolerations = before.clone();
     add_or_update_daemon_pod_tolerations(&mut tolerations, host_network);
-    let added: Vec<Toleration> = tolerations
-        .iter()
-        .filter(|t| !before.contains(t))
-        .cloned()
-        .collect();
+    let mut added: Vec<Toleration> = Vec::new();
+    for t in &tolerations {
+        if !before.contains(t) {
+            added.push(t.clone());
+        }
+    }
     let gate = sem.comparison_operators_enabled();
     let mut j = J::new();
     j.open().key("tolerations");

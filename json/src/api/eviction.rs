@@ -250,15 +250,10 @@ pub fn eviction_timeline(scenario: &V, options: &V) -> ApiResult {
 /// The node with every pod bound to it at 0; its `NoExecute` taints appear at
 /// `tainted_at` (with the rest of its taints from the start).
 pub fn simple_scenario(node: &Node, pods: &mut [&mut Pod], tainted_at: i64) -> Vec<TimedEvent> {
-    let early: Vec<Taint> = if tainted_at > 0 {
-        node.taints
-            .iter()
-            .filter(|t| t.effect != TaintEffect::NoExecute)
-            .cloned()
-            .collect()
-    } else {
-        node.taints.clone()
-    };
+    let mut early: Vec<Taint> = node.taints.clone();
+    if tainted_at > 0 {
+        early.retain(|t| t.effect != TaintEffect::NoExecute);
+    }
     let mut events = vec![TimedEvent::new(
         0,
         SimEvent::CreateNode {
