@@ -96,10 +96,10 @@ impl Source {
 /// permutation below is instantiated per item type, which keeps one copy of the sort in
 /// the WebAssembly builds.
 pub(crate) fn by_position<T>(items: &mut [(Location, T)]) {
-    let keys: Vec<(usize, usize, usize)> = items
-        .iter()
-        .map(|(l, _)| (l.document, l.line, l.column))
-        .collect();
+    let mut keys: Vec<(usize, usize, usize)> = Vec::with_capacity(items.len());
+    for (l, _) in items.iter() {
+        keys.push((l.document, l.line, l.column));
+    }
     let mut order = position_order(&keys);
     // Apply the permutation in place, one cycle at a time: position `k` receives the item
     // at `order[k]`; a visited position is marked `usize::MAX`.

@@ -784,13 +784,14 @@ impl crate::Scenario {
         let taints =
             taintlab_core::scheduling::explain(&self.pods.get(p)?.pod, &node.node, self.semantics);
         let not_evaluated = || {
-            FilterPlugin::DEFAULT_ORDER
-                .iter()
-                .map(|&plugin| FilterStep {
+            let mut steps = Vec::with_capacity(FilterPlugin::DEFAULT_ORDER.len());
+            for &plugin in FilterPlugin::DEFAULT_ORDER.iter() {
+                steps.push(FilterStep {
                     plugin,
                     state: FilterState::NotEvaluated,
-                })
-                .collect::<Vec<_>>()
+                });
+            }
+            steps
         };
         let state = pl.states.get(n)?;
         let pod = pl.pod_for(p, &node.node.name)?;
