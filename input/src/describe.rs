@@ -143,7 +143,7 @@ pub(crate) fn parse_object(lines: &[(usize, &str)], doc: usize, out: &mut Parsed
     let header = events
         .iter()
         .position(|(_, _, l)| table::header(l).is_some());
-    let read = match header.and_then(|k| table::header(events[k].2).map(|h| (k, h))) {
+    let mut read = match header.and_then(|k| table::header(events[k].2).map(|h| (k, h))) {
         Some((k, h)) => {
             let mut body: Vec<(usize, &str)> = Vec::new();
             for (n, _, l) in &events[k + 1..] {
@@ -167,7 +167,7 @@ pub(crate) fn parse_object(lines: &[(usize, &str)], doc: usize, out: &mut Parsed
         }
     };
     let events_read = !read.is_empty();
-    out.events.extend(read);
+    out.events.append(&mut read);
     if is_node && !(is_pod && get("Taints").is_none()) {
         let mut node = taintlab_core::Node {
             name: name.clone(),

@@ -615,9 +615,9 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
             c.flush(off, i);
             flush_skipped(&mut c.out, &mut skipped);
             let doc = c.next_doc;
-            let r = crate::hcl::read_block(&text[off..], i + 1, doc);
+            let mut r = crate::hcl::read_block(&text[off..], i + 1, doc);
             c.new_doc(Form::Terraform, i + 1, i + r.lines);
-            c.out.diagnostics.extend(r.diagnostics);
+            c.out.diagnostics.append(&mut r.diagnostics);
             mode = Mode::Normal;
             i += r.lines;
             off += r.bytes;
@@ -1075,8 +1075,8 @@ fn table_body(c: &mut Ctx, off: usize, i: usize, h: table::Header, skip: usize) 
         }
     }
     let pod = c.described_pod.take();
-    let evs = table::events(&rows, doc, pod.as_deref());
-    c.out.events.extend(evs);
+    let mut evs = table::events(&rows, doc, pod.as_deref());
+    c.out.events.append(&mut evs);
     used
 }
 
@@ -1383,7 +1383,11 @@ pub(crate) fn read_structured(
         }
     }
     if count > 0 {
-        *next_doc = docs.iter().map(|d| d.index).max().unwrap_or(first_doc) + 1;
+        let mut last = docs[0].index;
+        for d in &docs {
+            last = last.max(d.index);
+        }
+        *next_doc = last + 1;
     } else {
         *next_doc = first_doc.max(*next_doc);
     }

@@ -362,17 +362,27 @@ fn find_fragment(text: &str) -> Option<usize> {
     known.then_some(at)
 }
 
+/// How many ASCII digits `s` ends with.
+fn trailing_digits(s: &str) -> usize {
+    let b = s.as_bytes();
+    let mut n = 0;
+    while n < b.len() && b[b.len() - 1 - n].is_ascii_digit() {
+        n += 1;
+    }
+    n
+}
+
 /// Byte offset of `A/N nodes are available` in a text.
 fn find_fit(text: &str) -> Option<usize> {
     let mut from = 0;
     while let Some(i) = text.get(from..)?.find(" nodes are available") {
         let at = from + i;
         let head = &text[..at];
-        let digits_n = head.bytes().rev().take_while(u8::is_ascii_digit).count();
+        let digits_n = trailing_digits(head);
         let before_n = head.len() - digits_n;
         if digits_n > 0 && head[..before_n].ends_with('/') {
             let h2 = &head[..before_n - 1];
-            let digits_a = h2.bytes().rev().take_while(u8::is_ascii_digit).count();
+            let digits_a = trailing_digits(h2);
             if digits_a > 0 {
                 return Some(h2.len() - digits_a);
             }

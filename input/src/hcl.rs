@@ -106,8 +106,14 @@ fn near(given: &str, known: &str) -> bool {
 /// The Levenshtein distance in characters (inputs here are argument names; anything
 /// longer than 64 characters is "far").
 fn levenshtein(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
+    let chars = |s: &str| {
+        let mut v = Vec::new();
+        for c in s.chars() {
+            v.push(c);
+        }
+        v
+    };
+    let (a, b) = (chars(a), chars(b));
     if a.len() > 64 || b.len() > 64 {
         return usize::MAX;
     }

@@ -720,11 +720,10 @@ pub(crate) fn pod_header_for_row(row: &str, all_namespaces: bool) -> Option<PodH
         .then_some("NAMESPACE")
         .into_iter()
         .chain(WIDE[..n].iter().copied());
-    let cells = cols
-        .iter()
-        .zip(names)
-        .map(|((at, _), name)| (*at, name.to_string()))
-        .collect();
+    let mut cells = Vec::new();
+    for ((at, _), name) in cols.iter().zip(names) {
+        cells.push((*at, name.to_string()));
+    }
     Some(PodHeader {
         cells,
         namespace: all_namespaces.then_some(0),

@@ -446,14 +446,18 @@ fn terraform_choice(line: &str, what: &str) -> Option<String> {
         .trim()
         .trim_end_matches(['"', '\'', '`'])
         .trim_matches('"');
-    let choices: Vec<&str> = list
+    let mut choices: Vec<&str> = Vec::new();
+    for c in list
         .trim()
         .trim_start_matches('[')
         .trim_end_matches(']')
         .split([' ', ','])
-        .map(|c| c.trim_matches(['"', '\\']))
-        .filter(|c| !c.is_empty())
-        .collect();
+    {
+        let c = c.trim_matches(['"', '\\']);
+        if !c.is_empty() {
+            choices.push(c);
+        }
+    }
     if choices.is_empty() {
         return None;
     }
