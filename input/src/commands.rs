@@ -21,15 +21,17 @@ pub(crate) fn push_taint_command(
     version: KubeVersion,
 ) {
     let location = Location::at(doc, start.line, start.col);
-    let arg_locations = args
-        .iter()
-        .map(|w| Location::at(doc, w.line, w.col))
-        .collect();
+    let mut arg_locations = Vec::new();
+    let mut arg_texts = Vec::new();
+    for w in args {
+        arg_locations.push(Location::at(doc, w.line, w.col));
+        arg_texts.push(w.text);
+    }
     let mut cmd = TaintCommandLine {
         verb,
         text,
         location: location.clone(),
-        args: args.into_iter().map(|w| w.text).collect(),
+        args: arg_texts,
         arg_locations,
         error: None,
         version,

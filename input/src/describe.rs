@@ -423,11 +423,12 @@ fn bound_pods(b: &Block, node: &str, doc: usize, out: &mut Parsed) {
             continue;
         }
         let (ns, name) = (cols[0], cols[1]);
-        let values: Vec<&str> = cols[2..]
-            .iter()
-            .copied()
-            .filter(|c| !c.starts_with('('))
-            .collect();
+        let mut values: Vec<&str> = Vec::new();
+        for c in &cols[2..] {
+            if !c.starts_with('(') {
+                values.push(c);
+            }
+        }
         let loc = Location::at(doc, *no, *col).with_path("Non-terminated Pods");
         let mut c = ContainerResources::default();
         for (i, (resource, limit)) in [

@@ -641,7 +641,10 @@ pub(crate) fn kubectl_commands(words: Vec<Word>) -> Vec<(Word, CommandKind)> {
             continue;
         };
         let label_args = cmd[v].text == "label" && {
-            let texts: Vec<&str> = cmd[v + 1..].iter().map(|w| w.text.as_str()).collect();
+            let mut texts: Vec<&str> = Vec::new();
+            for w in &cmd[v + 1..] {
+                texts.push(&w.text);
+            }
             kubectl::is_node_label_command(&texts)
         };
         if cmd[v].text == "taint" || label_args {
@@ -650,7 +653,10 @@ pub(crate) fn kubectl_commands(words: Vec<Word>) -> Vec<(Word, CommandKind)> {
             } else {
                 CommandVerb::Taint
             };
-            let args: Vec<Word> = cmd[1..v].iter().chain(&cmd[v + 1..]).cloned().collect();
+            let mut args: Vec<Word> = Vec::new();
+            for w in cmd[1..v].iter().chain(&cmd[v + 1..]) {
+                args.push(w.clone());
+            }
             out.push((first.clone(), CommandKind::NodeEdit(verb, args)));
         } else {
             let mut output = None;

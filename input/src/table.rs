@@ -634,10 +634,10 @@ pub(crate) fn pod_header(line: &str) -> Option<PodHeader> {
     {
         return None;
     }
-    let mut cells: Vec<(usize, String)> = columns(line)
-        .into_iter()
-        .map(|(at, c)| (at, c.to_string()))
-        .collect();
+    let mut cells: Vec<(usize, String)> = Vec::new();
+    for (at, c) in columns(line) {
+        cells.push((at, c.to_string()));
+    }
     if cells.len() < 4 {
         // Collapsed spaces: one word a cell, the two-word headers joined again.
         cells.clear();
@@ -761,13 +761,18 @@ fn pod_cells<'a>(h: &PodHeader, line: &'a str) -> Option<Vec<(usize, &'a str)>> 
         }
     }
     if words.len() == h.cells.len() {
-        return Some(words.iter().map(|(a, b)| (*a, &line[*a..*b])).collect());
+        let mut cells = Vec::new();
+        for (a, b) in &words {
+            cells.push((*a, &line[*a..*b]));
+        }
+        return Some(cells);
     }
-    let aligned: Vec<(usize, &str)> = h
-        .cells
-        .iter()
-        .filter_map(|(at, _)| cols.iter().find(|c| c.0 == *at).copied())
-        .collect();
+    let mut aligned: Vec<(usize, &str)> = Vec::new();
+    for (at, _) in &h.cells {
+        if let Some(c) = cols.iter().find(|c| c.0 == *at) {
+            aligned.push(*c);
+        }
+    }
     if aligned.len() == h.cells.len() {
         return Some(aligned);
     }

@@ -208,10 +208,10 @@ impl Reducer<'_> {
             ));
             return;
         }
-        let specs: Vec<(String, Location)> = s
-            .split_whitespace()
-            .map(|t| (t.to_string(), loc.clone()))
-            .collect();
+        let mut specs: Vec<(String, Location)> = Vec::new();
+        for t in s.split_whitespace() {
+            specs.push((t.to_string(), loc.clone()));
+        }
         crate::commands::bare_specs(self.out, &specs, loc, self.form, self.version);
     }
 
