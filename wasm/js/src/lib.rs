@@ -20,6 +20,12 @@ use wasm_bindgen::prelude::*;
 
 use crate::error::{ApiError, ApiResult};
 
+/// The allocator of the wasm modules: Talc, which grows wasm memory as needed, in place of
+/// the standard library's dlmalloc (smaller code in every module).
+#[cfg(all(not(target_feature = "atomics"), target_family = "wasm"))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 #[cfg(feature = "engine")]
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = include_str!("../types/taintlab.d.ts");
