@@ -28,6 +28,8 @@
 //! 10 ms (`cargo bench -p taintlab-core --bench eviction`).
 
 use alloc::collections::BinaryHeap;
+
+use crate::key_index::KeyIndex;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -355,67 +357,6 @@ fn fnv1a(parts: &[&[u8]]) -> u64 {
 
 fn pod_hash(namespace: &str, name: &str) -> u64 {
     fnv1a(&[namespace.as_bytes(), name.as_bytes()])
-}
-
-/// Key → slot index: a hash table of `(hash, slot)` pairs with linear probing. Keys live
-/// in the slots and are compared only when their hashes are equal, so lookups compare
-/// integers instead of strings, and keys that share a hash simply take the next free
-/// places. Written out here (keys are never removed, so it is a few lines) rather than a
-/// `BTreeMap<u64, usize>`, whose B-tree code the wasm modules would hold for this index
-/// alone; `core` has no hash map.
-#[derive(Clone, Debug, Default)]
-struct KeyIndex {
-    /// `(hash, slot + 1)`, `(_, 0)` when free; a power of two long, at most half full.
-    table: Vec<(u64, usize)>,
-    len: usize,
-}
-
-impl KeyIndex {
-    fn new() -> Self {
-        Self::default()
-    }
-
-    /// The slot of a key with this hash for which `is_key` holds.
-    fn find(&self, hash: u64, is_key: impl Fn(usize) -> bool) -> Option<usize> {
-        let mask = self.table.len().checked_sub(1)?;
-        // Truncating the hash to the table's size is the point.
-        let mut at = hash as usize & mask;
-        loop {
-            let &(h, slot) = self.table.get(at)?;
-            if slot == 0 {
-                return None;
-            }
-            if h == hash && is_key(slot - 1) {
-                return Some(slot - 1);
-            }
-            at = (at + 1) & mask;
-        }
-    }
-
-    /// Records a new key (not yet indexed) at `slot`.
-    fn insert(&mut self, hash: u64, slot: usize) {
-        if (self.len + 1) * 2 > self.table.len() {
-            let size = (self.table.len() * 2).max(16);
-            let old = core::mem::replace(&mut self.table, alloc::vec![(0, 0); size]);
-            for (h, s) in old {
-                if s != 0 {
-                    Self::place(&mut self.table, h, s);
-                }
-            }
-        }
-        Self::place(&mut self.table, hash, slot + 1);
-        self.len += 1;
-    }
-
-    /// Puts an entry in the first free place from its hash on (the table has one).
-    fn place(table: &mut [(u64, usize)], hash: u64, entry: usize) {
-        let mask = table.len() - 1;
-        let mut at = hash as usize & mask;
-        while table[at].1 != 0 {
-            at = (at + 1) & mask;
-        }
-        table[at] = (hash, entry);
-    }
 }
 
 /// Pods, timers and the log: everything `processPodOnNode` touches, kept apart from the
@@ -798,7 +739,7 @@ impl EvictionSimulator {
     fn find_pod(&self, key: &PodKey) -> Option<usize> {
         let pods = &self.controller.pods;
         self.pod_index
-            .find(pod_hash(&key.namespace, &key.name), |i| {
+            .find(pod_hash(&key.namespace, &key.name), &|i| {
                 pods.get(i).is_some_and(|s| s.key == *key)
             })
     }
@@ -808,7 +749,7 @@ impl EvictionSimulator {
         let nodes = &self.nodes;
         let found = self
             .node_index
-            .find(hash, |i| nodes.get(i).is_some_and(|s| s.name == name));
+            .find(hash, &|i| nodes.get(i).is_some_and(|s| s.name == name));
         if let Some(n) = found {
             return n;
         }
@@ -1020,7 +961,7 @@ mod tests {
             index.insert(7, i);
         }
         let find = |index: &KeyIndex, hash: u64, key: &str| {
-            index.find(hash, |i| keys.get(i).is_some_and(|k| k == key))
+            index.find(hash, &|i| keys.get(i).is_some_and(|k| k == key))
         };
         assert_eq!(find(&index, 7, "a"), Some(0));
         assert_eq!(find(&index, 7, "b"), Some(1));
@@ -1040,17 +981,17 @@ mod tests {
             } else {
                 fnv1a(&[k.as_bytes()]) % 64
             };
-            assert_eq!(index.find(hash, |s| keys[s] == *k), None);
+            assert_eq!(index.find(hash, &|s| keys[s] == *k), None);
             index.insert(hash, i);
         }
-        assert!(index.table.len().is_power_of_two() && index.table.len() >= 2 * keys.len());
+        assert!(index.capacity().is_power_of_two() && index.capacity() >= 2 * keys.len());
         for (i, k) in keys.iter().enumerate() {
             let hash = if i % 3 == 0 {
                 u64::MAX
             } else {
                 fnv1a(&[k.as_bytes()]) % 64
             };
-            assert_eq!(index.find(hash, |s| keys[s] == *k), Some(i));
+            assert_eq!(index.find(hash, &|s| keys[s] == *k), Some(i));
         }
     }
 

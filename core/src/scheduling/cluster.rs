@@ -13,10 +13,11 @@
 //! one node is feasible; this model is the `percentageOfNodesToScore: 100` view.
 
 use alloc::borrow::Cow;
-use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::hash::{Hash, Hasher};
+
+use crate::key_index::KeyIndex;
 
 use super::filter::{
     FilterPlugin, NODE_UNSCHEDULABLE_REASON, NodeFilterResult, TaintReasonText, bypasses_scheduler,
@@ -168,35 +169,6 @@ impl Hasher for FxHasher {
     }
 }
 
-/// Maps hashes to the classes that have them; collisions are told apart by `same`.
-struct Interner {
-    by_hash: BTreeMap<u64, Vec<u32>>,
-}
-
-impl Interner {
-    fn new() -> Self {
-        Self {
-            by_hash: BTreeMap::new(),
-        }
-    }
-
-    /// The class with this hash for which `same` holds, or the one `create` makes.
-    fn intern(
-        &mut self,
-        hash: u64,
-        same: impl Fn(u32) -> bool,
-        create: impl FnOnce() -> u32,
-    ) -> u32 {
-        let bucket = self.by_hash.entry(hash).or_default();
-        if let Some(&id) = bucket.iter().find(|&&id| same(id)) {
-            return id;
-        }
-        let id = create();
-        bucket.push(id);
-        id
-    }
-}
-
 fn taint_hash(taints: &[Taint], unschedulable: bool) -> u64 {
     let mut h = FxHasher(0);
     h.write_u8(u8::from(unschedulable));
@@ -295,21 +267,21 @@ pub struct NodeClasses {
 impl NodeClasses {
     /// Groups `nodes` (node indices are positions in this slice).
     pub fn new(nodes: &[Node]) -> Self {
-        let mut interner = Interner::new();
+        let mut index = KeyIndex::new();
         let mut classes: Vec<NodeClass> = Vec::new();
         let mut class_of = Vec::with_capacity(nodes.len());
         for (i, node) in nodes.iter().enumerate() {
             let hash = taint_hash(&node.taints, node.unschedulable);
             let id = {
                 let classes_ref = &classes;
-                let same = |id: u32| {
-                    classes_ref.get(id as usize).is_some_and(|c| {
+                let same = |id: usize| {
+                    classes_ref.get(id).is_some_and(|c| {
                         c.unschedulable == node.unschedulable
                             && same_taints(&c.taints, &node.taints)
                     })
                 };
                 let next = to_u32(classes.len());
-                let id = interner.intern(hash, same, || next);
+                let id = to_u32(index.find_or_insert(hash, classes.len(), &same));
                 if id == next {
                     classes.push(NodeClass {
                         taints: node.taints.clone(),
@@ -377,7 +349,7 @@ pub struct PodClass {
 }
 
 fn group_pods(pods: &[Pod]) -> (Vec<u32>, Vec<PodClass>) {
-    let mut interner = Interner::new();
+    let mut index = KeyIndex::new();
     let mut classes: Vec<PodClass> = Vec::new();
     let mut class_of = Vec::with_capacity(pods.len());
     let mut bypass_class: Option<u32> = None;
@@ -388,14 +360,14 @@ fn group_pods(pods: &[Pod]) -> (Vec<u32>, Vec<PodClass>) {
         } else {
             let hash = toleration_hash(&pod.tolerations, &pod.preemption_policy);
             let classes_ref = &classes;
-            let same = |id: u32| {
-                classes_ref.get(id as usize).is_some_and(|c| {
+            let same = |id: usize| {
+                classes_ref.get(id).is_some_and(|c| {
                     !c.bypasses_scheduler
                         && c.preemption_policy == pod.preemption_policy
                         && same_tolerations(&c.tolerations, &pod.tolerations)
                 })
             };
-            interner.intern(hash, same, || next)
+            to_u32(index.find_or_insert(hash, classes.len(), &same))
         };
         if id == next {
             let bypass = bypasses_scheduler(pod);

@@ -50,7 +50,6 @@
 //! picks. Scores are computed over all feasible nodes (`percentageOfNodesToScore: 100`),
 //! also when only one node is feasible (upstream then skips scoring).
 
-use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -73,6 +72,8 @@ use crate::model::{HostPort, Node, SchedulingPod};
 use crate::resource::{PodResourceSummary, Resource, ResourceList, summarize};
 use crate::version::Semantics;
 use core::hash::{Hash, Hasher};
+
+use crate::key_index::KeyIndex;
 
 /// NodeName's reason (`ErrReason`), UnschedulableAndUnresolvable.
 pub const NODE_NAME_REASON: &str = "node(s) didn't match the requested node name";
@@ -529,7 +530,8 @@ pub fn node_states_with_allocatable(
     }
     let index = NameIndex::new(nodes);
     // Pods of one workload share their spec: summarize each distinct spec once.
-    let mut cache: BTreeMap<u64, Vec<(&SchedulingPod, PodResourceSummary)>> = BTreeMap::new();
+    let mut cache: Vec<(&SchedulingPod, PodResourceSummary)> = Vec::new();
+    let mut cached = KeyIndex::new();
     let version = options.semantics.version;
     for p in bound {
         if let Some(s) = index
@@ -537,13 +539,16 @@ pub fn node_states_with_allocatable(
             .and_then(|i| states.get_mut(i))
         {
             let added = s.add_with(p, options, |_| {
-                let key = resource_hash(p);
-                let bucket = cache.entry(key).or_default();
-                if let Some((_, sum)) = bucket.iter().find(|(q, _)| same_resources(q, p)) {
+                let next = cache.len();
+                let cache_ref = &cache;
+                let at = cached.find_or_insert(resource_hash(p), next, &|i| {
+                    cache_ref.get(i).is_some_and(|(q, _)| same_resources(q, p))
+                });
+                if let Some((_, sum)) = cache.get(at) {
                     return sum.clone();
                 }
                 let sum = summarize(p.placement.spec_resources(), version);
-                bucket.push((p, sum.clone()));
+                cache.push((p, sum.clone()));
                 sum
             });
             s.name_added(added, p);

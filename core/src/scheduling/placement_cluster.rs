@@ -14,6 +14,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::hash::{Hash, Hasher};
 
+use crate::key_index::KeyIndex;
+
 use super::filter::Status;
 use super::fit_error::FailedScheduling;
 use super::placement::{
@@ -219,34 +221,29 @@ impl<'a> PlacementIndex<'a> {
     }
 
     fn regroup(&mut self) {
-        let mut by_hash: alloc::collections::BTreeMap<u64, Vec<u32>> =
-            alloc::collections::BTreeMap::new();
+        let mut index = KeyIndex::new();
         let mut groups: Vec<NodeGroup> = Vec::new();
         let mut class_of = Vec::with_capacity(self.nodes.len());
         let default_state = NodeState::default();
         let state = |i: usize| self.states.get(i).unwrap_or(&default_state);
         for (i, node) in self.nodes.iter().enumerate() {
             let hash = node_hash(node, state(i), &self.keys);
-            let bucket = by_hash.entry(hash).or_default();
-            let found = bucket.iter().copied().find(|&g| {
-                groups.get(g as usize).is_some_and(|grp| {
+            let next = groups.len();
+            let groups_ref = &groups;
+            let found = index.find_or_insert(hash, next, &|g| {
+                groups_ref.get(g).is_some_and(|grp| {
                     self.nodes.get(grp.first_node).is_some_and(|rep| {
                         same_node(rep, state(grp.first_node), node, state(i), &self.keys)
                     })
                 })
             });
-            let id = match found {
-                Some(id) => id,
-                None => {
-                    let id = u32::try_from(groups.len()).unwrap_or(u32::MAX);
-                    groups.push(NodeGroup {
-                        first_node: i,
-                        nodes: 0,
-                    });
-                    bucket.push(id);
-                    id
-                }
-            };
+            if found == next {
+                groups.push(NodeGroup {
+                    first_node: i,
+                    nodes: 0,
+                });
+            }
+            let id = u32::try_from(found).unwrap_or(u32::MAX);
             if let Some(g) = groups.get_mut(id as usize) {
                 g.nodes += 1;
             }
@@ -385,24 +382,22 @@ pub fn schedule_placement(
 fn evaluate(index: &PlacementIndex<'_>, pods: &[SchedulingPod]) -> PlacementResult {
     let options = index.options;
     let width = index.groups.len();
-    let mut by_hash: alloc::collections::BTreeMap<u64, Vec<u32>> =
-        alloc::collections::BTreeMap::new();
+    let mut classes = KeyIndex::new();
     let mut reps: Vec<usize> = Vec::new();
     let mut pod_class_of = Vec::with_capacity(pods.len());
     for (i, p) in pods.iter().enumerate() {
-        let bucket = by_hash.entry(pod_hash(p)).or_default();
-        let found = bucket.iter().copied().find(|&c| {
-            reps.get(c as usize)
+        let next = reps.len();
+        let reps_ref = &reps;
+        let found = classes.find_or_insert(pod_hash(p), next, &|c| {
+            reps_ref
+                .get(c)
                 .and_then(|&r| pods.get(r))
                 .is_some_and(|rep| same_pod(rep, p))
         });
-        let id = found.unwrap_or_else(|| {
-            let id = u32::try_from(reps.len()).unwrap_or(u32::MAX);
+        if found == next {
             reps.push(i);
-            bucket.push(id);
-            id
-        });
-        pod_class_of.push(id);
+        }
+        pod_class_of.push(u32::try_from(found).unwrap_or(u32::MAX));
     }
 
     let default_state = NodeState::default();
