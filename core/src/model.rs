@@ -530,7 +530,10 @@ pub struct PodPlacement {
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
     pub init_containers: Vec<crate::resource::ContainerResources>,
     /// `spec.overhead` (set by RuntimeClass admission).
-    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "BTreeMap::is_empty"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(skip_serializing_if = "crate::resource::ResourceList::is_empty")
+    )]
     pub overhead: crate::resource::ResourceList,
     /// Pod-level `spec.resources`.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]

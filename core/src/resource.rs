@@ -42,8 +42,164 @@ use alloc::vec::Vec;
 use crate::quantity::Quantity;
 use crate::version::KubeVersion;
 
-/// `core/v1.ResourceList`: resource name → quantity.
-pub type ResourceList = BTreeMap<String, Quantity>;
+/// `core/v1.ResourceList`: resource name → quantity, in name order.
+///
+/// A sorted list rather than a `BTreeMap<String, Quantity>`: a list holds a handful of
+/// resources, and that map type's B-tree code would be in the wasm modules for it
+/// alone. It iterates, compares, hashes, prints and (with `serde`) serializes as the map
+/// did, and offers the map's methods that callers use.
+#[derive(Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(
+        from = "BTreeMap<String, Quantity>",
+        into = "BTreeMap<String, Quantity>"
+    )
+)]
+pub struct ResourceList(Vec<(String, Quantity)>);
+
+impl ResourceList {
+    /// An empty list.
+    pub const fn new() -> Self {
+        Self(Vec::new())
+    }
+
+    /// Whether no resource is present.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The number of resources.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// The quantity of `name`, if present.
+    pub fn get(&self, name: &str) -> Option<&Quantity> {
+        self.position(name).ok().map(|i| &self.0[i].1)
+    }
+
+    /// Whether `name` is present.
+    pub fn contains_key(&self, name: &str) -> bool {
+        self.position(name).is_ok()
+    }
+
+    /// The pairs in name order.
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &Quantity)> {
+        self.into_iter()
+    }
+
+    /// The names in order.
+    pub fn keys(&self) -> impl Iterator<Item = &String> {
+        self.0.iter().map(|(k, _)| k)
+    }
+
+    /// The quantities in name order.
+    pub fn values(&self) -> impl Iterator<Item = &Quantity> {
+        self.0.iter().map(|(_, v)| v)
+    }
+
+    /// The names in order, taking the list.
+    pub fn into_keys(self) -> impl Iterator<Item = String> {
+        self.0.into_iter().map(|(k, _)| k)
+    }
+
+    /// Sets `name` to `quantity`, returning the previous quantity.
+    pub fn insert(&mut self, name: String, quantity: Quantity) -> Option<Quantity> {
+        match self.position(&name) {
+            Ok(i) => Some(core::mem::replace(&mut self.0[i].1, quantity)),
+            Err(i) => {
+                self.0.insert(i, (name, quantity));
+                None
+            }
+        }
+    }
+
+    /// The quantity of `name`, inserted as `default` when absent, for updating in place
+    /// (the map's `entry(name).or_insert(default)`).
+    pub fn get_or_insert(&mut self, name: &str, default: Quantity) -> &mut Quantity {
+        let i = match self.position(name) {
+            Ok(i) => i,
+            Err(i) => {
+                self.0.insert(i, (String::from(name), default));
+                i
+            }
+        };
+        &mut self.0[i].1
+    }
+
+    fn position(&self, name: &str) -> Result<usize, usize> {
+        self.0.binary_search_by(|(k, _)| k.as_str().cmp(name))
+    }
+}
+
+impl core::fmt::Debug for ResourceList {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+/// `list["cpu"]`, as on the map: panics when the name is absent.
+impl core::ops::Index<&str> for ResourceList {
+    type Output = Quantity;
+
+    fn index(&self, name: &str) -> &Quantity {
+        self.get(name).expect("no entry found for key")
+    }
+}
+
+impl<'a> IntoIterator for &'a ResourceList {
+    type Item = (&'a String, &'a Quantity);
+    type IntoIter = core::iter::Map<
+        core::slice::Iter<'a, (String, Quantity)>,
+        fn(&'a (String, Quantity)) -> (&'a String, &'a Quantity),
+    >;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+}
+
+impl IntoIterator for ResourceList {
+    type Item = (String, Quantity);
+    type IntoIter = alloc::vec::IntoIter<(String, Quantity)>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+/// As with the map's `collect`, the last quantity given for a name wins.
+impl FromIterator<(String, Quantity)> for ResourceList {
+    fn from_iter<I: IntoIterator<Item = (String, Quantity)>>(pairs: I) -> Self {
+        let mut list = Self::new();
+        list.extend(pairs);
+        list
+    }
+}
+
+impl Extend<(String, Quantity)> for ResourceList {
+    fn extend<I: IntoIterator<Item = (String, Quantity)>>(&mut self, pairs: I) {
+        for (k, v) in pairs {
+            self.insert(k, v);
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl From<BTreeMap<String, Quantity>> for ResourceList {
+    fn from(map: BTreeMap<String, Quantity>) -> Self {
+        Self(map.into_iter().collect())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl From<ResourceList> for BTreeMap<String, Quantity> {
+    fn from(list: ResourceList) -> Self {
+        crate::sort::map_from(list.0)
+    }
+}
 
 /// `pods`
 pub const PODS: &str = "pods";
@@ -64,10 +220,16 @@ pub const DEFAULT_MEMORY_REQUEST: i64 = 200 * 1024 * 1024;
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase", default))]
 pub struct ResourceRequirements {
     /// `requests`
-    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "BTreeMap::is_empty"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(skip_serializing_if = "ResourceList::is_empty")
+    )]
     pub requests: ResourceList,
     /// `limits`
-    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "BTreeMap::is_empty"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(skip_serializing_if = "ResourceList::is_empty")
+    )]
     pub limits: ResourceList,
 }
 
@@ -79,7 +241,7 @@ impl ResourceRequirements {
     pub fn defaulted_requests(&self) -> ResourceList {
         let mut r = defaulted(&self.requests);
         for (k, v) in &self.limits {
-            r.entry(k.clone()).or_insert(v.round_up_milli());
+            r.get_or_insert(k, v.round_up_milli());
         }
         r
     }
@@ -146,7 +308,9 @@ pub fn list(pairs: &[(&str, &str)]) -> ResourceList {
 /// `SetDefaults_ResourceList`: every quantity rounded up to milli units, as the API
 /// server stores any resource list (requests, limits, overhead, allocatable).
 pub fn defaulted(list: &ResourceList) -> ResourceList {
-    crate::sort::map_from(list.iter().map(|(k, v)| (k.clone(), v.round_up_milli())))
+    list.iter()
+        .map(|(k, v)| (k.clone(), v.round_up_milli()))
+        .collect()
 }
 
 /// The resource fields of a pod spec.
@@ -191,14 +355,14 @@ impl RequestRules {
 
 fn add_list(into: &mut ResourceList, from: &ResourceList) {
     for (k, v) in from {
-        let e = into.entry(k.clone()).or_insert(Quantity::ZERO);
+        let e = into.get_or_insert(k, Quantity::ZERO);
         *e = e.plus(*v);
     }
 }
 
 fn max_list(into: &mut ResourceList, from: &ResourceList) {
     for (k, v) in from {
-        let e = into.entry(k.clone()).or_insert(*v);
+        let e = into.get_or_insert(k, *v);
         if v.cmp_value(*e).is_gt() {
             *e = *v;
         }
@@ -230,12 +394,10 @@ impl NonMissing {
 
 fn non_missing(mut r: ResourceList, d: NonMissing) -> ResourceList {
     if d.cpu {
-        r.entry(String::from(CPU))
-            .or_insert(Quantity::from_milli(DEFAULT_MILLI_CPU_REQUEST));
+        r.get_or_insert(CPU, Quantity::from_milli(DEFAULT_MILLI_CPU_REQUEST));
     }
     if d.memory {
-        r.entry(String::from(MEMORY))
-            .or_insert(Quantity::from_int(DEFAULT_MEMORY_REQUEST));
+        r.get_or_insert(MEMORY, Quantity::from_int(DEFAULT_MEMORY_REQUEST));
     }
     r
 }
@@ -773,6 +935,62 @@ mod tests {
             let back: Scalars = serde_json::from_str(&serde_json::to_string(&ma).unwrap_or_default())
                 .unwrap_or_default();
             prop_assert_eq!(back, sa);
+        }
+    }
+
+    proptest! {
+        /// The sorted list behaves as the `BTreeMap<String, Quantity>` it replaces: the
+        /// same pairs in the same order, the same lookups and updates, equality, `Debug`
+        /// text and JSON both ways.
+        #[test]
+        fn resource_list_behaves_as_a_map(
+            a in proptest::collection::vec(("[a-d]{1,2}", -5i64..5), 0..12),
+            b in proptest::collection::vec(("[a-d]{1,2}", -5i64..5), 0..12),
+        ) {
+            let build = |pairs: &[(String, i64)]| {
+                let mut ours = ResourceList::new();
+                let mut map = BTreeMap::new();
+                for (k, v) in pairs {
+                    let q = Quantity::from_milli(*v);
+                    prop_assert_eq!(ours.insert(k.clone(), q), map.insert(k.clone(), q));
+                    let (o, m) = (ours.get_or_insert("b", q), map.entry(String::from("b")).or_insert(q));
+                    prop_assert_eq!(*o, *m);
+                    *o = o.plus(q);
+                    *m = m.plus(q);
+                }
+                Ok((ours, map))
+            };
+            let (la, ma) = build(&a)?;
+            let (lb, mb) = build(&b)?;
+            prop_assert!(la.iter().eq(ma.iter()));
+            prop_assert!(la.keys().eq(ma.keys()));
+            prop_assert!(la.values().eq(ma.values()));
+            prop_assert_eq!(la.len(), ma.len());
+            prop_assert_eq!(la.is_empty(), ma.is_empty());
+            for key in ["a", "b", "cd", "e"] {
+                prop_assert_eq!(la.get(key), ma.get(key));
+                prop_assert_eq!(la.contains_key(key), ma.contains_key(key));
+            }
+            prop_assert_eq!(la == lb, ma == mb);
+            prop_assert_eq!(la.cmp(&lb), ma.cmp(&mb));
+            prop_assert_eq!(alloc::format!("{la:?}"), alloc::format!("{ma:?}"));
+            let collected: ResourceList = a
+                .iter()
+                .map(|(k, v)| (k.clone(), Quantity::from_int(*v)))
+                .collect();
+            let collected_map: BTreeMap<String, Quantity> = a
+                .iter()
+                .map(|(k, v)| (k.clone(), Quantity::from_int(*v)))
+                .collect();
+            prop_assert!(collected.clone().into_iter().eq(collected_map.clone()));
+            prop_assert_eq!(
+                serde_json::to_string(&collected).ok(),
+                serde_json::to_string(&collected_map).ok()
+            );
+            let back: ResourceList =
+                serde_json::from_str(&serde_json::to_string(&collected_map).unwrap_or_default())
+                    .unwrap_or_default();
+            prop_assert_eq!(back, collected);
         }
     }
 
