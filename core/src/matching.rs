@@ -135,7 +135,9 @@ pub fn is_decimal_integer(value: &str) -> Result<(), DecimalIntegerError> {
 /// A canonical decimal integer that fits in an i64, or `None`.
 pub fn parse_decimal_int64(value: &str) -> Option<i64> {
     is_decimal_integer(value).ok()?;
-    value.parse().ok()
+    // In canonical form, Go's ParseInt reads what Rust's `parse` would (one parser in
+    // the modules instead of two).
+    crate::scheduling::selector::parse_int64(value)
 }
 
 /// `Taint.MatchTaint`: same key and effect (value and timeAdded ignored).

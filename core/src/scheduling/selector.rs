@@ -20,6 +20,7 @@ use crate::model::{
     Node, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, PodPlacement,
     PreferredSchedulingTerm,
 };
+use crate::validation::{is_label_value, is_qualified_name};
 
 /// `metav1.ObjectNameField`: the only field a node exposes to `matchFields`.
 pub const OBJECT_NAME_FIELD: &str = "metadata.name";
@@ -203,7 +204,7 @@ fn parse_label_requirement(
         _ => {}
     }
     for v in &r.values {
-        if !is_valid_label_value(v) {
+        if !is_label_value(v) {
             errors.push(ParseError::InvalidValue);
         }
     }
@@ -257,51 +258,6 @@ pub fn parse_int64(s: &str) -> Option<i64> {
         };
     }
     Some(v)
-}
-
-/// `validation.IsQualifiedName`: an optional DNS-1123 subdomain prefix and `/`, then a
-/// name of 1..=63 characters, alphanumeric at both ends, `-`, `_`, `.` inside.
-pub fn is_qualified_name(s: &str) -> bool {
-    let mut parts = s.split('/');
-    let (prefix, name) = match (parts.next(), parts.next(), parts.next()) {
-        (Some(n), None, None) => (None, n),
-        (Some(p), Some(n), None) => (Some(p), n),
-        _ => return false,
-    };
-    if let Some(p) = prefix
-        && !is_dns1123_subdomain(p)
-    {
-        return false;
-    }
-    !name.is_empty() && name.len() <= 63 && is_label_like(name)
-}
-
-/// `validation.IsValidLabelValue`: empty, or up to 63 characters, alphanumeric at both
-/// ends, `-`, `_`, `.` inside.
-pub fn is_valid_label_value(s: &str) -> bool {
-    s.is_empty() || (s.len() <= 63 && is_label_like(s))
-}
-
-fn is_label_like(s: &str) -> bool {
-    let b = s.as_bytes();
-    let alnum = |c: &u8| c.is_ascii_alphanumeric();
-    b.first().is_some_and(alnum)
-        && b.last().is_some_and(alnum)
-        && b.iter()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
-}
-
-fn is_dns1123_subdomain(s: &str) -> bool {
-    s.len() <= 253
-        && !s.is_empty()
-        && s.split('.').all(|l| {
-            let b = l.as_bytes();
-            let ok_end = |c: &u8| c.is_ascii_lowercase() || c.is_ascii_digit();
-            b.first().is_some_and(ok_end)
-                && b.last().is_some_and(ok_end)
-                && b.iter()
-                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
-        })
 }
 
 /// `GetRequiredNodeAffinity(pod)`: `spec.nodeSelector` AND the required node affinity.
@@ -595,7 +551,7 @@ mod tests {
         assert!(!is_qualified_name("/a"));
         assert!(!is_qualified_name("Example.com/a"));
         assert!(!is_qualified_name(&"a".repeat(64)));
-        assert!(is_valid_label_value(""));
-        assert!(!is_valid_label_value("-a"));
+        assert!(is_label_value(""));
+        assert!(!is_label_value("-a"));
     }
 }

@@ -178,10 +178,20 @@ pub fn label_value_errors(value: &str, version: KubeVersion) -> Vec<String> {
     errs
 }
 
-/// True when `value` is a valid label key (taint key). The verdict does not depend on
-/// the release, only the messages do.
+/// True when `value` is a valid label key (taint key): exactly when
+/// [`qualified_name_errors`] finds nothing. The verdict does not depend on the release,
+/// only the messages do. Checked without building the messages, as the scheduler's
+/// node affinity and the resource names ask it often.
 pub fn is_qualified_name(value: &str) -> bool {
-    qualified_name_errors(value, KubeVersion::NEWEST).is_empty()
+    let (prefix, name) = match value.split_once('/') {
+        Some((prefix, name)) => (Some(prefix), name),
+        None => (None, value),
+    };
+    prefix.is_none_or(|p| {
+        p.len() <= DNS1123_SUBDOMAIN_MAX_LENGTH && matches_dns1123_subdomain_regex(p)
+    }) && !name.contains('/')
+        && name.len() <= LABEL_MAX_LENGTH
+        && matches_label_key_regex(name)
 }
 
 /// True when `value` is a valid label value (taint value; `""` is valid).
@@ -197,6 +207,22 @@ mod tests {
 
     const V35: KubeVersion = KubeVersion::new(35, 0);
     const V34: KubeVersion = KubeVersion::new(34, 0);
+    proptest! {
+        /// The quick verdict is the messages' verdict, at every release.
+        #[test]
+        fn is_qualified_name_agrees_with_the_messages(
+            value in "[a-zA-Z0-9._/-]{0,8}|[a-z.]{250,260}/[a-z]{1,3}|[a-z]{1,3}/[a-z]{60,66}",
+        ) {
+            for version in [V34, V35] {
+                prop_assert_eq!(
+                    is_qualified_name(&value),
+                    qualified_name_errors(&value, version).is_empty(),
+                    "{}", value
+                );
+            }
+        }
+    }
+
     #[test]
     fn label_key_messages() {
         let regex_msg = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
