@@ -1296,7 +1296,12 @@ fn looks_structured(text: &str) -> bool {
 
 /// A guess at what unread text is, for the note that says it was not read.
 pub(crate) fn looks_like(text: &str) -> &'static str {
-    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let mut lines: Vec<&str> = Vec::new();
+    for l in text.lines() {
+        if !l.trim().is_empty() {
+            lines.push(l);
+        }
+    }
     let n = lines.len().max(1);
     let count = |f: &dyn Fn(&str) -> bool| lines.iter().filter(|l| f(l)).count();
     let logs = count(&|l: &str| {

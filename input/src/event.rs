@@ -299,13 +299,15 @@ impl SchedulingEvent {
 
     /// The taints named by the message (`{key: value}` forms), in order.
     pub fn named_taints(&self) -> Vec<(&str, &str)> {
-        self.all_reasons()
-            .filter_map(|r| match &r.kind {
-                ReasonKind::UntoleratedTaint { key, value }
-                | ReasonKind::LegacyTaint { key, value } => Some((key.as_str(), value.as_str())),
-                _ => None,
-            })
-            .collect()
+        let mut taints = Vec::new();
+        for r in self.all_reasons() {
+            if let ReasonKind::UntoleratedTaint { key, value }
+            | ReasonKind::LegacyTaint { key, value } = &r.kind
+            {
+                taints.push((key.as_str(), value.as_str()));
+            }
+        }
+        taints
     }
 }
 

@@ -461,10 +461,10 @@ pub(crate) fn shell_words(
         used = li + 1;
         let line = raw.strip_suffix('\r').unwrap_or(raw);
         let from = if li == 0 { start.min(line.len()) } else { 0 };
-        let chars: Vec<(usize, char)> = line[from..]
-            .char_indices()
-            .map(|(i, c)| (i + from, c))
-            .collect();
+        let mut chars: Vec<(usize, char)> = Vec::new();
+        for (i, c) in line[from..].char_indices() {
+            chars.push((i + from, c));
+        }
         let col_of = |byte: usize| line[..byte].chars().count() + 1;
         let mut k = 0;
         let mut continued = false;

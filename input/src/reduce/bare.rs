@@ -116,7 +116,10 @@ impl Reducer<'_> {
             }
             return;
         }
-        let keys: Vec<&str> = entries.iter().take(5).map(|e| e.key.as_str()).collect();
+        let mut keys: Vec<&str> = Vec::new();
+        for e in entries.iter().take(5) {
+            keys.push(&e.key);
+        }
         let loc = self.loc(v.pos, path);
         // `My pod does not start, describe says:` is prose, not an object.
         if path.is_empty() && keys.iter().any(|k| k.trim().contains(' ')) {
@@ -185,25 +188,20 @@ impl Reducer<'_> {
         // toleration with typos, not one capitalised word of a bullet.
         let known = |it: &Value| {
             it.entries().is_some_and(|es| {
-                let fields = || TOLERATION_FIELDS.iter().chain(TAINT_FIELDS.iter());
                 es.is_empty()
-                    || es.iter().any(|e| fields().any(|f| *f == e.key))
-                    || (es.len() >= 2
-                        && es.iter().any(|e| {
-                            fields().any(|f| {
-                                f.eq_ignore_ascii_case(&e.key)
-                                    || taintlab_core::suggest::suggest(&e.key, &[f]).is_some()
-                            })
-                        }))
+                    || es.iter().any(|e| is_item_field(&e.key, false))
+                    || (es.len() >= 2 && es.iter().any(|e| is_item_field(&e.key, true)))
             })
         };
         if !plain.iter().any(|(_, it)| known(it)) {
-            let keys: Vec<&str> = plain
-                .iter()
-                .flat_map(|(_, it)| it.entries().unwrap_or(&[]).iter())
-                .take(5)
-                .map(|e| e.key.as_str())
-                .collect();
+            let mut keys: Vec<&str> = Vec::new();
+            for (_, it) in &plain {
+                for e in it.entries().unwrap_or(&[]) {
+                    if keys.len() < 5 {
+                        keys.push(&e.key);
+                    }
+                }
+            }
             let loc = self.loc(v.pos, path);
             self.push(Diagnostic::warning(
                 Code::Unrecognized,
@@ -251,4 +249,22 @@ impl Reducer<'_> {
             self.out.taint_lists.push(list);
         }
     }
+}
+
+/// Whether `key` is a field of a toleration or a taint; `near`: also one written in
+/// another case or misspelt.
+fn is_item_field(key: &str, near: bool) -> bool {
+    for fields in [&TOLERATION_FIELDS[..], &TAINT_FIELDS[..]] {
+        for f in fields {
+            let found = if near {
+                f.eq_ignore_ascii_case(key) || taintlab_core::suggest::suggest(key, &[f]).is_some()
+            } else {
+                *f == key
+            };
+            if found {
+                return true;
+            }
+        }
+    }
+    false
 }
