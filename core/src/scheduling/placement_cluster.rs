@@ -28,8 +28,9 @@ use super::selector::{PreferredTerms, RequiredNodeAffinity};
 use crate::model::{Node, SchedulingPod};
 use crate::resource::ResourceList;
 
-/// FxHash-style word mixing: grouping hashes every node's strings once.
-struct Fx(u64);
+/// FxHash-style word mixing: grouping hashes every node's strings once. Public for the
+/// scenario's node classes, which group by more than this module does.
+pub struct Fx(pub u64);
 
 impl Hasher for Fx {
     fn write(&mut self, bytes: &[u8]) {
