@@ -36,7 +36,9 @@ use taintlab_core::scheduling::placement::{
     NodeOutcome, NodeState, Nomination, PlacementOptions, PodOutcome, PreparedPod,
     node_states_with_allocatable, schedule_one,
 };
-use taintlab_core::scheduling::placement_cluster::{GroupingKeys, PlacementIndex, PlacementResult};
+use taintlab_core::scheduling::placement_cluster::{
+    Fx, GroupingKeys, PlacementIndex, PlacementResult,
+};
 use taintlab_core::scheduling::resources::{InsufficientResource, ResourceLine, resource_lines};
 use taintlab_core::scheduling::selector::{ParsedTerm, RequiredNodeAffinity};
 use taintlab_core::{Node, Semantics, Toleration};
@@ -538,7 +540,8 @@ fn node_classes(
     pods: &[SchedulingPod],
     options: PlacementOptions,
 ) -> Vec<usize> {
-    use std::collections::HashMap;
+    use core::hash::{Hash, Hasher};
+    use std::collections::BTreeMap;
     let keys = GroupingKeys::of(batch, options);
     let mut bound: Vec<(&str, usize)> = Vec::new();
     for (i, p) in pods.iter().enumerate() {
@@ -556,7 +559,11 @@ fn node_classes(
         Vec<Option<(&'a PodOutcome, &'a NodeOutcome)>>,
         &'a [(&'a str, usize)],
     );
-    let mut seen: HashMap<Key<'_>, usize> = HashMap::new();
+    // Keys hashed with core's grouping hasher into buckets of class numbers, each class's
+    // key kept for the equality check: the map type of core's node grouping, and no hash
+    // table of its own in the npm module.
+    let mut by_hash: BTreeMap<u64, Vec<u32>> = BTreeMap::new();
+    let mut seen: Vec<Key<'_>> = Vec::new();
     let mut classes = Vec::with_capacity(nodes.len());
     for (i, n) in nodes.iter().enumerate() {
         let key: Key<'_> = (
@@ -576,8 +583,18 @@ fn node_classes(
                 .collect(),
             named(&bound_here, &n.name),
         );
-        let next = seen.len();
-        classes.push(*seen.entry(key).or_insert(next));
+        let mut h = Fx(0);
+        key.hash(&mut h);
+        let bucket = by_hash.entry(h.finish()).or_default();
+        let class = match bucket.iter().find(|&&c| seen[c as usize] == key) {
+            Some(&c) => c as usize,
+            None => {
+                bucket.push(seen.len() as u32);
+                seen.push(key);
+                seen.len() - 1
+            }
+        };
+        classes.push(class);
     }
     classes
 }
