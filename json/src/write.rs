@@ -199,6 +199,15 @@ impl J {
         self.end()
     }
 
+    /// `"k": ["a", "b"]` from static names (no `String`s to build first).
+    pub fn names(&mut self, k: &str, v: &[&str]) -> &mut Self {
+        self.key(k).arr();
+        for s in v {
+            self.str(s);
+        }
+        self.end()
+    }
+
     /// `"k": [1, 2]` for indexes.
     pub fn counts(&mut self, k: &str, v: &[usize]) -> &mut Self {
         self.key(k).arr();

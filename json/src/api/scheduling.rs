@@ -680,14 +680,8 @@ pub fn schedule_result(j: &mut J, v: &ValueScenario) {
         pod_schedule(j, s, pi);
     }
     j.end()
-        .strs(
-            "unmodelledScorePlugins",
-            &UNMODELLED_SCORE_PLUGINS.map(String::from),
-        )
-        .strs(
-            "unmodelledFilterPlugins",
-            &UNMODELLED_FILTER_PLUGINS.map(String::from),
-        );
+        .names("unmodelledScorePlugins", &UNMODELLED_SCORE_PLUGINS)
+        .names("unmodelledFilterPlugins", &UNMODELLED_FILTER_PLUGINS);
     findings(j, v);
     j.s("kubernetesVersion", &s.semantics.version.to_string())
         .close();
