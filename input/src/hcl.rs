@@ -314,7 +314,13 @@ pub(crate) fn read_block(text: &str, first_line: usize, doc: usize) -> Read {
             };
             stack.push(Frame {
                 name: name.to_string(),
-                labels: labels.iter().map(|l| l.to_string()).collect(),
+                labels: {
+                    let mut owned = Vec::new();
+                    for l in &labels {
+                        owned.push(l.to_string());
+                    }
+                    owned
+                },
                 line: line_no,
                 column,
                 index,
@@ -712,13 +718,17 @@ fn api_fix(msg: &str) -> &'static str {
 
 /// `["a" "b"]`, as Terraform's SDK prints the choices.
 fn quoted_list(xs: &[&str]) -> String {
-    format!(
-        "[{}]",
-        xs.iter()
-            .map(|x| format!("\"{x}\""))
-            .collect::<Vec<_>>()
-            .join(" ")
-    )
+    let mut out = String::from("[");
+    for (i, x) in xs.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push('"');
+        out.push_str(x);
+        out.push('"');
+    }
+    out.push(']');
+    out
 }
 
 #[cfg(test)]

@@ -125,7 +125,10 @@ pub(crate) fn is_get_events_row(line: &str) -> bool {
     if line.starts_with([' ', '\t']) || line.len() > 100_000 {
         return false;
     }
-    let cols: Vec<&str> = columns(line).into_iter().take(5).map(|c| c.1).collect();
+    let mut cols: Vec<&str> = Vec::new();
+    for (_, c) in columns(line).into_iter().take(5) {
+        cols.push(c);
+    }
     cols.len() == 5
         && matches!(cols[1], "Normal" | "Warning")
         && is_reason_word(cols[2])
@@ -328,7 +331,10 @@ pub(crate) fn node_header(line: &str) -> Option<NodeHeader> {
         return None;
     }
     let cols = columns(line.trim_end_matches('\r'));
-    let names: Vec<&str> = cols.iter().map(|c| c.1).collect();
+    let mut names: Vec<&str> = Vec::new();
+    for (_, c) in &cols {
+        names.push(c);
+    }
     if names.len() < 2
         || !names.iter().all(|n| {
             n.chars()

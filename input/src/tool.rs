@@ -358,7 +358,11 @@ pub(crate) fn terraform_diagnostic(lines: &[(usize, &str)]) -> Option<(String, u
         if let Some(r) = l.strip_prefix("on ")
             && let Some((file, rest)) = r.split_once(" line ")
         {
-            let n: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            let mut end = 0;
+            while rest.as_bytes().get(end).is_some_and(u8::is_ascii_digit) {
+                end += 1;
+            }
+            let n = &rest[..end];
             let res = rest.split("in resource \"").nth(1).and_then(|r| {
                 let (t, r) = r.split_once('"')?;
                 let n = r.trim_start().strip_prefix('"')?.split('"').next()?;

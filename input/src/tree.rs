@@ -88,11 +88,21 @@ impl Value {
 
     /// Nodes in the tree, for alias expansion budgets.
     pub fn node_count(&self) -> usize {
+        let mut n = 1;
         match &self.kind {
-            Kind::Seq(v) => 1 + v.iter().map(Value::node_count).sum::<usize>(),
-            Kind::Map(e) => 1 + e.iter().map(|e| 1 + e.value.node_count()).sum::<usize>(),
-            _ => 1,
+            Kind::Seq(v) => {
+                for item in v {
+                    n += item.node_count();
+                }
+            }
+            Kind::Map(e) => {
+                for e in e {
+                    n += 1 + e.value.node_count();
+                }
+            }
+            _ => {}
         }
+        n
     }
 
     /// A short description of the type, in JSON words (as Go's decoder names them).
