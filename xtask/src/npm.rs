@@ -127,13 +127,17 @@ pub const MODULES: [(&str, &[&str]); 4] = [
 /// functions they were made of: at e04bcf0, with binaryen 132, the engine measured
 /// 316,748 B gz with the default, 299,730 B with 0, 299,164 B with 5, 298,973 B with
 /// 10, 299,195 B with 20, 300,236 B with 40 and 309,610 B with 100 (raw bytes grow by
-/// about 11 KB); the tools module 231,083 → 220,807 B and the what-if module
-/// 430,279 → 400,727 B at 20.
-const SINGLE_CALLER_INLINING: [&str; 2] = ["--one-caller-inline-max-function-size", "10"];
+/// about 11 KB); the tools module 231,083 -> 220,807 B and the what-if module
+/// 430,279 -> 400,727 B at 20. With the functions ordered by name ([`FUNCTION_ORDER`])
+/// 20 is the best of 0, 5, 10, 15, 20, 25, 30 and 40 (engine at 4bfb93c: 278,129 B gz
+/// at 10, 277,457 B at 20, 289,070 B with the default).
+const SINGLE_CALLER_INLINING: [&str; 2] = ["--one-caller-inline-max-function-size", "20"];
 /// After optimising, functions are ordered by name (their Rust path, which wasm-bindgen
 /// keeps with `--keep-debug`), so that a module's functions sit together inside gzip's
 /// 32 KB window and compress against each other (engine at e04bcf0 with the inlining
-/// limit above: 298,987 -> 293,024 B gz). The producers and target-features sections
+/// limit at 10: 298,987 -> 293,024 B gz; at 4bfb93c 283,312 -> 278,129 B gz). Orders
+/// tried on top of it gained under 800 B: by crate then size, or greedily by what
+/// compresses best after the previous function. The producers and target-features sections
 /// (toolchain names and versions, features no loader reads) are dropped.
 const FUNCTION_ORDER: [&str; 3] = [
     "--reorder-functions-by-name",
