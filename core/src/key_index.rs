@@ -1,5 +1,5 @@
-//! Hash → slot index for the core's in-memory lookups (the eviction simulator's pod and
-//! node names, the scheduler's grouping of nodes and pods into classes).
+//! Hash → slot index for in-memory lookups (the eviction simulator's pod and node names,
+//! the scheduler's grouping of nodes and pods into classes, the scenario's node classes).
 //!
 //! Written out here (keys are never removed, so it is a few lines) rather than a
 //! `BTreeMap<u64, _>` or a hash map: `core` has no hash map, and each B-tree map type
@@ -13,19 +13,20 @@ use alloc::vec::Vec;
 /// compare integers instead of keys, and keys that share a hash simply take the next free
 /// places.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct KeyIndex {
+pub struct KeyIndex {
     /// `(hash, slot + 1)`, `(_, 0)` when free; a power of two long, at most half full.
     table: Vec<(u64, usize)>,
     len: usize,
 }
 
 impl KeyIndex {
-    pub(crate) fn new() -> Self {
+    /// An empty index.
+    pub fn new() -> Self {
         Self::default()
     }
 
     /// The slot of a key with this hash for which `is_key` holds.
-    pub(crate) fn find(&self, hash: u64, is_key: &dyn Fn(usize) -> bool) -> Option<usize> {
+    pub fn find(&self, hash: u64, is_key: &dyn Fn(usize) -> bool) -> Option<usize> {
         let mask = self.table.len().checked_sub(1)?;
         // Truncating the hash to the table's size is the point.
         let mut at = hash as usize & mask;
@@ -43,7 +44,7 @@ impl KeyIndex {
 
     /// The slot of a key with this hash for which `is_key` holds, or `next` recorded as
     /// the slot of a new key (the caller then fills slot `next`).
-    pub(crate) fn find_or_insert(
+    pub fn find_or_insert(
         &mut self,
         hash: u64,
         next: usize,
@@ -57,7 +58,7 @@ impl KeyIndex {
     }
 
     /// Records a new key (not yet indexed) at `slot`.
-    pub(crate) fn insert(&mut self, hash: u64, slot: usize) {
+    pub fn insert(&mut self, hash: u64, slot: usize) {
         if (self.len + 1) * 2 > self.table.len() {
             let size = (self.table.len() * 2).max(16);
             let old = core::mem::replace(&mut self.table, alloc::vec![(0, 0); size]);

@@ -32,7 +32,7 @@ pub mod disruption;
 pub mod eviction;
 pub mod float;
 pub mod helpers;
-mod key_index;
+pub mod key_index;
 pub mod kubectl;
 pub mod labels;
 pub mod matching;

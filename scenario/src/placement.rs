@@ -541,7 +541,7 @@ fn node_classes(
     options: PlacementOptions,
 ) -> Vec<usize> {
     use core::hash::{Hash, Hasher};
-    use std::collections::BTreeMap;
+    use taintlab_core::key_index::KeyIndex;
     let keys = GroupingKeys::of(batch, options);
     let mut bound: Vec<(&str, usize)> = Vec::new();
     for (i, p) in pods.iter().enumerate() {
@@ -559,10 +559,10 @@ fn node_classes(
         Vec<Option<(&'a PodOutcome, &'a NodeOutcome)>>,
         &'a [(&'a str, usize)],
     );
-    // Keys hashed with core's grouping hasher into buckets of class numbers, each class's
-    // key kept for the equality check: the map type of core's node grouping, and no hash
-    // table of its own in the npm module.
-    let mut by_hash: BTreeMap<u64, Vec<u32>> = BTreeMap::new();
+    // Keys hashed with core's grouping hasher into core's hash index of class numbers,
+    // each class's key kept for the equality check: the index core's node grouping uses,
+    // and no hash table or B-tree map of its own in the npm module.
+    let mut index = KeyIndex::new();
     let mut seen: Vec<Key<'_>> = Vec::new();
     let mut classes = Vec::with_capacity(nodes.len());
     for (i, n) in nodes.iter().enumerate() {
@@ -585,15 +585,11 @@ fn node_classes(
         );
         let mut h = Fx(0);
         key.hash(&mut h);
-        let bucket = by_hash.entry(h.finish()).or_default();
-        let class = match bucket.iter().find(|&&c| seen[c as usize] == key) {
-            Some(&c) => c as usize,
-            None => {
-                bucket.push(seen.len() as u32);
-                seen.push(key);
-                seen.len() - 1
-            }
-        };
+        let seen_ref = &seen;
+        let class = index.find_or_insert(h.finish(), seen.len(), &|c| seen_ref[c] == key);
+        if class == seen.len() {
+            seen.push(key);
+        }
         classes.push(class);
     }
     classes
