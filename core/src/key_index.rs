@@ -28,8 +28,7 @@ impl KeyIndex {
     /// The slot of a key with this hash for which `is_key` holds.
     pub fn find(&self, hash: u64, is_key: &dyn Fn(usize) -> bool) -> Option<usize> {
         let mask = self.table.len().checked_sub(1)?;
-        // Truncating the hash to the table's size is the point.
-        let mut at = hash as usize & mask;
+        let mut at = Self::start(hash, self.table.len());
         loop {
             let &(h, slot) = self.table.get(at)?;
             if slot == 0 {
@@ -72,10 +71,21 @@ impl KeyIndex {
         self.len += 1;
     }
 
+    /// Where probing for a hash starts in a table of `len` places (a power of two): the
+    /// top bits of the hash times 2^64 / φ. Callers hash with FxHash-style mixing, whose
+    /// last step is a multiplication, so its low bits depend only on the low bits of the
+    /// last word hashed; masking them off directly would send keys that differ only in
+    /// earlier words to the same places.
+    fn start(hash: u64, len: usize) -> usize {
+        let bits = len.trailing_zeros();
+        // Tables hold at least 16 places, so the shift is below 64.
+        (hash.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
+    }
+
     /// Puts an entry in the first free place from its hash on (the table has one).
     fn place(table: &mut [(u64, usize)], hash: u64, entry: usize) {
         let mask = table.len() - 1;
-        let mut at = hash as usize & mask;
+        let mut at = Self::start(hash, table.len());
         while table[at].1 != 0 {
             at = (at + 1) & mask;
         }
