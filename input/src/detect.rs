@@ -315,7 +315,28 @@ struct Ctx<'a, 'o> {
     out: Parsed,
     next_doc: usize,
     region: Option<Region>,
+    /// What the last command says follows it.
+    mode: Mode,
+    /// The `kubectl taint` command whose output may follow.
+    last_cmd: Option<usize>,
+    /// The run of kubectl output lines skipped so far (1-based, first and last).
+    skipped: Option<(usize, usize)>,
 }
+
+/// The line the reader is at.
+struct At<'a> {
+    /// Its 0-based number, its byte offset and the offset of the line after it.
+    i: usize,
+    off: usize,
+    next: usize,
+    line: &'a str,
+    trimmed: &'a str,
+    /// Starts with a space or a tab.
+    indented: bool,
+}
+
+/// What a recogniser read: how many lines, and the byte offset after them.
+type Step = (usize, usize);
 
 /// Reads a paste in any form.
 pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
@@ -329,18 +350,17 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
         out: Parsed::default(),
         next_doc: 1,
         region: None,
+        mode: Mode::Normal,
+        last_cmd: None,
+        skipped: None,
     };
-    let mut mode = Mode::Normal;
-    // The `kubectl taint` command whose output may follow.
-    let mut last_cmd: Option<usize> = None;
-    let mut skipped: Option<(usize, usize)> = None;
     // `i` is the 0-based line number of the line at byte offset `off`.
     let mut i = 0;
     let mut off = 0;
     while off < text.len() {
         // Inside YAML or JSON, indented lines are content: nothing else to check. Runs
         // of them are skipped without splitting them into lines one call at a time.
-        if c.region.is_some() && mode == Mode::Normal {
+        if c.region.is_some() && c.mode == Mode::Normal {
             let (n, o) = skip_content_lines(text.as_bytes(), off);
             if n > 0 {
                 i += n;
@@ -349,28 +369,15 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
             }
         }
         let (line, next) = c.lines.at(off);
-        let indented = line.starts_with([' ', '\t']);
-        // A code fence indented under a markdown bullet closes the block it opened: at
-        // the region's own indentation or less (two more under a bullet's text) it is no
-        // YAML content (a block scalar's lines are indented deeper than its key). Deeper,
-        // it closes the block too unless it is inside a block scalar (a closing fence
-        // typed at the depth of the last key).
-        let closing_fence = indented
-            && line.trim_start().starts_with("```")
-            && c.region.as_ref().is_some_and(|r| {
-                // Under a bullet (`- text`) its text's column, two further in.
-                let first = c.lines.at(r.off).0;
-                let bullet = first.trim_start().starts_with(['-', '*']);
-                indent_of(line) <= indent_of(first) + if bullet { 2 } else { 0 }
-                    || in_block_scalar(text, r.off, off, indent_of(line)) == Some(false)
-            });
-        if indented
-            && c.region.is_some()
-            && mode == Mode::Normal
-            && !table::is_events_label(line)
-            && !closing_fence
-            && !crate::hcl::block_start(line)
-        {
+        let at = At {
+            i,
+            off,
+            next,
+            line,
+            trimmed: line.trim(),
+            indented: line.starts_with([' ', '\t']),
+        };
+        if c.is_content(&at) {
             i += 1;
             off = next;
             continue;
@@ -386,115 +393,199 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
             ));
             break;
         }
-        let trimmed = line.trim();
-        // Commands.
-        // A command in an Ansible task result, with what it printed.
-        if let Some((words, outs)) = kubectl::ansible_result(line, i + 1) {
-            c.flush(off, i);
-            flush_skipped(&mut c.out, &mut skipped);
-            for (first, kind) in kubectl::kubectl_commands(words) {
-                if let CommandKind::NodeEdit(verb, args) = kind {
-                    let doc = c.new_doc(Form::KubectlTaint, i + 1, i + 1);
-                    let k = c.out.taint_commands.len();
-                    commands::push_taint_command(
-                        &mut c.out,
-                        doc,
-                        line.trim().to_string(),
-                        &first,
-                        verb,
-                        args,
-                        opts.kubectl_version,
-                    );
-                    for o in &outs {
-                        let loc = Location::at(doc, i + 1, 1);
-                        if let Some(res) = kubectl::result_line(o, loc, &c.out.taint_commands[k]) {
-                            c.out.taint_commands[k].results.push(res);
-                        }
+        // The forms a line can start, tried in this order: the first that recognises
+        // it reads it (the order decides, e.g., that `node/a tainted` under a taint
+        // command is that command's answer, not skipped kubectl output). Any other line
+        // is YAML or JSON.
+        let (lines, end) = c
+            .ansible_result(&at)
+            .or_else(|| c.command(&at))
+            .or_else(|| c.fence(&at))
+            .or_else(|| c.blank(&at))
+            .or_else(|| c.terraform_error(&at))
+            .or_else(|| c.tool_error(&at))
+            .or_else(|| c.terraform_block(&at))
+            .or_else(|| c.events_table(&at))
+            .or_else(|| c.node_table(&at))
+            .or_else(|| c.priority_class_table(&at))
+            .or_else(|| c.pod_table(&at))
+            .or_else(|| c.pod_rows(&at))
+            .or_else(|| c.taint_rows(&at))
+            .or_else(|| c.klog_event(&at))
+            .or_else(|| c.taint_result(&at))
+            .or_else(|| c.kubectl_noise(&at))
+            .or_else(|| c.event_message(&at))
+            .or_else(|| c.table_output(&at))
+            .or_else(|| c.describe(&at))
+            .or_else(|| c.taint_specs(&at))
+            .or_else(|| c.prose_label(&at))
+            .unwrap_or_else(|| c.structured(&at));
+        i += lines;
+        off = end;
+    }
+    c.flush(text.len(), i);
+    c.flush_skipped();
+    taintlab_core::sort::sort_by_key(&mut c.out.diagnostics, |d| {
+        (d.location.line, d.location.column)
+    });
+    c.out
+}
+
+/// The recognisers, one per form a line can start.
+impl<'a> Ctx<'a, '_> {
+    /// Whether the line is content of the open YAML or JSON region: indented, and
+    /// neither a describe `Events:` label, a Terraform block nor a fence that closes
+    /// the block.
+    fn is_content(&self, at: &At<'_>) -> bool {
+        let Some(r) = &self.region else {
+            return false;
+        };
+        if !at.indented
+            || self.mode != Mode::Normal
+            || table::is_events_label(at.line)
+            || crate::hcl::block_start(at.line)
+        {
+            return false;
+        }
+        // A code fence indented under a markdown bullet closes the block it opened: at
+        // the region's own indentation or less (two more under a bullet's text) it is no
+        // YAML content (a block scalar's lines are indented deeper than its key). Deeper,
+        // it closes the block too unless it is inside a block scalar (a closing fence
+        // typed at the depth of the last key).
+        let closing_fence = at.trimmed.starts_with("```") && {
+            // Under a bullet (`- text`) its text's column, two further in.
+            let first = self.lines.at(r.off).0;
+            let bullet = first.trim_start().starts_with(['-', '*']);
+            let indent = indent_of(at.line);
+            indent <= indent_of(first) + if bullet { 2 } else { 0 }
+                || in_block_scalar(self.lines.text, r.off, at.off, indent) == Some(false)
+        };
+        !closing_fence
+    }
+
+    /// Ends the open YAML/JSON region and the run of skipped kubectl lines before the
+    /// line at `at`.
+    fn end_before(&mut self, at: &At<'_>) {
+        self.flush(at.off, at.i);
+        self.flush_skipped();
+    }
+
+    /// The step over `n` lines from byte offset `off`.
+    fn lines_from(&self, mut off: usize, n: usize) -> Step {
+        for _ in 0..n {
+            off = self.lines.at(off).1;
+        }
+        (n, off)
+    }
+
+    /// A command in an Ansible task result, with what it printed.
+    fn ansible_result(&mut self, at: &At<'a>) -> Option<Step> {
+        let (words, outs) = kubectl::ansible_result(at.line, at.i + 1)?;
+        self.end_before(at);
+        let no = at.i + 1;
+        for (first, kind) in kubectl::kubectl_commands(words) {
+            if let CommandKind::NodeEdit(verb, args) = kind {
+                let doc = self.new_doc(Form::KubectlTaint, no, no);
+                let k = self.out.taint_commands.len();
+                commands::push_taint_command(
+                    &mut self.out,
+                    doc,
+                    at.trimmed.to_string(),
+                    &first,
+                    verb,
+                    args,
+                    self.opts.kubectl_version,
+                );
+                for o in &outs {
+                    let loc = Location::at(doc, no, 1);
+                    if let Some(res) = kubectl::result_line(o, loc, &self.out.taint_commands[k]) {
+                        self.out.taint_commands[k].results.push(res);
                     }
                 }
             }
-            i += 1;
-            off = next;
-            continue;
         }
-        // A command quoted as inline code in prose (`` `kubectl taint ...` ``).
-        let direct = kubectl::command_start(line);
+        Some((1, at.next))
+    }
+
+    /// A `kubectl` command line (with its continuation lines), or one quoted as inline
+    /// code in prose (`` `kubectl taint ...` ``): commands that edit nodes are read,
+    /// the others say what output follows them.
+    fn command(&mut self, at: &At<'a>) -> Option<Step> {
+        let direct = kubectl::command_start(at.line);
         let inline = match direct {
-            None => kubectl::inline_command(line),
+            None => kubectl::inline_command(at.line),
             Some(_) => None,
         };
-        if let Some(start) = direct.or(inline.as_ref().map(|x| x.1)) {
-            c.flush(off, i);
-            flush_skipped(&mut c.out, &mut skipped);
-            let window = match &inline {
-                Some((blanked, _)) => vec![(i + 1, blanked.as_str())],
-                None => c.lines.window(off, i + 1, 500),
-            };
-            let (words, used, err) = kubectl::shell_words(&window, start);
-            let used = used.clamp(1, window.len().max(1));
-            let mut cmd_text = String::new();
-            for (k, (_, l)) in window[..used].iter().enumerate() {
-                if k > 0 {
-                    cmd_text.push('\n');
-                }
-                cmd_text.push_str(l.trim_end_matches('\r'));
+        let start = direct.or(inline.as_ref().map(|x| x.1))?;
+        self.end_before(at);
+        let i = at.i;
+        let window = match &inline {
+            Some((blanked, _)) => vec![(i + 1, blanked.as_str())],
+            None => self.lines.window(at.off, i + 1, 500),
+        };
+        let (words, used, err) = kubectl::shell_words(&window, start);
+        let used = used.clamp(1, window.len().max(1));
+        let mut cmd_text = String::new();
+        for (k, (_, l)) in window[..used].iter().enumerate() {
+            if k > 0 {
+                cmd_text.push('\n');
             }
-            if let Some((msg, l, col)) = err {
-                let doc = c.new_doc(Form::KubectlTaint, i + 1, i + used);
-                c.out.diagnostics.push(Diagnostic::error(
-                    Code::KubectlCommand,
-                    Location::at(doc, l, col),
-                    msg,
-                ));
-            } else {
-                mode = Mode::Normal;
-                for (first, kind) in kubectl::kubectl_commands(words) {
-                    match kind {
-                        CommandKind::NodeEdit(verb, args) => {
-                            c.described_pod = None;
-                            c.pods_wide_rows = None;
-                            let doc = c.new_doc(Form::KubectlTaint, first.line, i + used);
-                            last_cmd = Some(c.out.taint_commands.len());
-                            commands::push_taint_command(
-                                &mut c.out,
-                                doc,
-                                cmd_text.clone(),
-                                &first,
-                                verb,
-                                args,
-                                opts.kubectl_version,
-                            );
-                        }
-                        CommandKind::Other {
+            cmd_text.push_str(l.trim_end_matches('\r'));
+        }
+        if let Some((msg, l, col)) = err {
+            let doc = self.new_doc(Form::KubectlTaint, i + 1, i + used);
+            self.out.diagnostics.push(Diagnostic::error(
+                Code::KubectlCommand,
+                Location::at(doc, l, col),
+                msg,
+            ));
+        } else {
+            self.mode = Mode::Normal;
+            for (first, kind) in kubectl::kubectl_commands(words) {
+                match kind {
+                    CommandKind::NodeEdit(verb, args) => {
+                        self.described_pod = None;
+                        self.pods_wide_rows = None;
+                        let doc = self.new_doc(Form::KubectlTaint, first.line, i + used);
+                        self.last_cmd = Some(self.out.taint_commands.len());
+                        commands::push_taint_command(
+                            &mut self.out,
+                            doc,
+                            cmd_text.clone(),
+                            &first,
                             verb,
-                            output,
-                            pod,
-                            pods_wide,
-                        } => {
-                            last_cmd = None;
-                            c.described_pod = pod;
-                            c.pods_wide_rows = pods_wide.map(|all| (i + used, all));
-                            mode = match (verb.as_str(), output.as_deref()) {
-                                ("describe", _) => Mode::Describe,
-                                (_, Some("yaml" | "json")) => Mode::Normal,
-                                _ => Mode::Table,
-                            };
-                        }
+                            args,
+                            self.opts.kubectl_version,
+                        );
+                    }
+                    CommandKind::Other {
+                        verb,
+                        output,
+                        pod,
+                        pods_wide,
+                    } => {
+                        self.last_cmd = None;
+                        self.described_pod = pod;
+                        self.pods_wide_rows = pods_wide.map(|all| (i + used, all));
+                        self.mode = match (verb.as_str(), output.as_deref()) {
+                            ("describe", _) => Mode::Describe,
+                            (_, Some("yaml" | "json")) => Mode::Normal,
+                            _ => Mode::Table,
+                        };
                     }
                 }
             }
-            for _ in 0..used {
-                off = c.lines.at(off).1;
-                i += 1;
-            }
-            continue;
         }
-        // Markdown code fences: the block around them is read, the fence is not text.
+        Some(self.lines_from(at.off, used))
+    }
+
+    /// Markdown code fences: the block around them is read, the fence is not text.
+    fn fence(&mut self, at: &At<'a>) -> Option<Step> {
         // A code block's language tag left alone by a web page that dropped the fence.
-        let lone_tag = c.region.is_none()
-            && !indented
+        let lone_tag = self.region.is_none()
+            && !at.indented
             && matches!(
-                trimmed,
+                at.trimmed,
                 "yaml"
                     | "yml"
                     | "json"
@@ -508,429 +599,444 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
             );
         // HTML `<pre>` blocks of issue pages.
         let pre = matches!(
-            trimmed,
+            at.trimmed,
             "<pre>" | "</pre>" | "<pre><code>" | "</code></pre>"
         );
-        if trimmed.starts_with("```") || trimmed.starts_with("~~~") || lone_tag || pre {
-            c.flush(off, i);
-            flush_skipped(&mut c.out, &mut skipped);
-            if mode == Mode::Table {
-                mode = Mode::Normal;
-            }
-            i += 1;
-            off = next;
-            continue;
+        if !(at.trimmed.starts_with("```") || at.trimmed.starts_with("~~~") || lone_tag || pre) {
+            return None;
         }
-        // A wrapper left alone on its line (the closing backtick of inline code, the
-        // corners and side of Terraform's error box).
-        let only_wrappers = !trimmed.is_empty()
-            && trimmed.len() <= 3
-            && trimmed
-                .chars()
+        self.end_before(at);
+        if self.mode == Mode::Table {
+            self.mode = Mode::Normal;
+        }
+        Some((1, at.next))
+    }
+
+    /// A blank line, or a wrapper left alone on its line (the closing backtick of
+    /// inline code, the corners and side of Terraform's error box): it ends a table.
+    fn blank(&mut self, at: &At<'a>) -> Option<Step> {
+        let t = at.trimmed;
+        let only_wrappers = !t.is_empty()
+            && t.len() <= 3
+            && t.chars()
                 .all(|ch| matches!(ch, '`' | '"' | '\'' | ')' | ']' | '*' | '╷' | '╵' | '│'));
-        if trimmed.is_empty() || (only_wrappers && c.region.is_none()) {
-            if mode == Mode::Table && c.region.is_none() {
-                flush_skipped(&mut c.out, &mut skipped);
-                mode = Mode::Normal;
-            }
-            i += 1;
-            off = next;
-            continue;
+        if !(t.is_empty() || (only_wrappers && self.region.is_none())) {
+            return None;
         }
-        // Terraform's error block about a toleration or taint argument or block name:
-        // explained once, the block read whole.
-        if !(c.region.is_some() && indented)
-            && line.contains("Error: ")
-            && let Some((why, used)) =
-                crate::tool::terraform_diagnostic(&c.lines.window(off, i + 1, 12))
-        {
-            c.flush(off, i);
-            flush_skipped(&mut c.out, &mut skipped);
-            c.out.diagnostics.push(Diagnostic::warning(
-                Code::ToolError,
-                Location::at(0, i + 1, 1),
-                why,
-            ));
-            for _ in 0..used {
-                off = c.lines.at(off).1;
-                i += 1;
-            }
-            continue;
+        if self.mode == Mode::Table && self.region.is_none() {
+            self.flush_skipped();
+            self.mode = Mode::Normal;
         }
-        // A tool's error about a toleration or taint: explained once.
-        if !(c.region.is_some() && indented)
-            && let Some(mut why) = crate::tool::explain(line)
-        {
-            c.flush(off, i);
-            flush_skipped(&mut c.out, &mut skipped);
-            // A message wrapped after `Invalid value:`: read with its next lines.
-            let mut used = 1;
-            if line.trim_end().ends_with(':') {
-                let window = c.lines.window(off, i + 1, 4);
-                let mut joined = line.trim_end().to_string();
-                for (k, (_, l)) in window.iter().enumerate().skip(1) {
-                    if l.trim().is_empty() || kubectl::command_start(l).is_some() {
-                        break;
-                    }
-                    joined.push(' ');
-                    joined.push_str(l.trim());
-                    if let Some(w) = crate::tool::explain(&joined)
-                        && w != why
-                    {
-                        why = w;
-                        used = k + 1;
-                    }
-                }
-            }
-            // A message a terminal wrapped inside a word (`when 'tolerationSe` /
-            // `conds' is set`): the short tail is part of it.
-            if used == 1
-                && line
-                    .trim_end()
-                    .ends_with(|ch: char| ch.is_ascii_alphanumeric())
-            {
-                let (tail, _) = c.lines.at(next);
-                if !tail.is_empty()
-                    && tail.len() < 40
-                    && tail.starts_with(|ch: char| ch.is_ascii_lowercase())
-                    && kubectl::command_start(tail).is_none()
-                    && !tail.contains(": ")
-                {
-                    used = 2;
-                }
-            }
-            c.out.diagnostics.push(Diagnostic::warning(
-                Code::ToolError,
-                Location::at(0, i + 1, 1),
-                why,
-            ));
-            for _ in 0..used {
-                off = c.lines.at(off).1;
-                i += 1;
-            }
-            continue;
+        Some((1, at.next))
+    }
+
+    /// Terraform's error block about a toleration or taint argument or block name:
+    /// explained once, the block read whole.
+    fn terraform_error(&mut self, at: &At<'a>) -> Option<Step> {
+        if (self.region.is_some() && at.indented) || !at.line.contains("Error: ") {
+            return None;
         }
-        // Terraform configuration: toleration and taint blocks checked.
-        if crate::hcl::block_start(line) {
-            c.flush(off, i);
-            flush_skipped(&mut c.out, &mut skipped);
-            let doc = c.next_doc;
-            let mut r = crate::hcl::read_block(&text[off..], i + 1, doc);
-            c.new_doc(Form::Terraform, i + 1, i + r.lines);
-            c.out.diagnostics.append(&mut r.diagnostics);
-            mode = Mode::Normal;
-            i += r.lines;
-            off += r.bytes;
-            continue;
+        let (why, used) =
+            crate::tool::terraform_diagnostic(&self.lines.window(at.off, at.i + 1, 12))?;
+        self.end_before(at);
+        self.out.diagnostics.push(Diagnostic::warning(
+            Code::ToolError,
+            Location::at(0, at.i + 1, 1),
+            why,
+        ));
+        Some(self.lines_from(at.off, used))
+    }
+
+    /// A tool's error about a toleration or taint: explained once.
+    fn tool_error(&mut self, at: &At<'a>) -> Option<Step> {
+        if self.region.is_some() && at.indented {
+            return None;
         }
-        // Events tables: describe's `Events:` section, `kubectl get events`.
-        if let Some(used) = events_table(&mut c, off, i, line) {
-            flush_skipped(&mut c.out, &mut skipped);
-            mode = Mode::Normal;
-            for _ in 0..used {
-                off = c.lines.at(off).1;
-                i += 1;
-            }
-            continue;
-        }
-        // `kubectl get nodes` tables and custom columns with taints.
-        if c.region.is_none()
-            && let Some(h) = table::node_header(line)
-        {
-            flush_skipped(&mut c.out, &mut skipped);
-            let (body, end) = table_rows(&c, next, i + 2, false);
-            let doc = c.new_doc(Form::NodeTable, i + 1, i + 1 + body.len());
-            table::read_nodes(&h, &body, doc, &mut c.out);
-            mode = Mode::Normal;
-            i += 1 + body.len();
-            off = end;
-            continue;
-        }
-        // `kubectl get priorityclass` tables.
-        if !indented && let Some(h) = table::priority_class_header(line) {
-            c.flush(off, i);
-            flush_skipped(&mut c.out, &mut skipped);
-            let (body, end) = table_rows(&c, next, i + 2, false);
-            let doc = c.new_doc(Form::PriorityClassTable, i + 1, i + 1 + body.len());
-            table::read_priority_classes(&h, &body, doc, &mut c.out);
-            mode = Mode::Normal;
-            i += 1 + body.len();
-            off = end;
-            continue;
-        }
-        // `kubectl get pods -o wide` tables: pods bound to the node of their row. The
-        // header is never a line of YAML (no colon, at column 1), so it also ends prose
-        // read so far.
-        if !indented && let Some(h) = table::pod_header(line) {
-            c.flush(off, i);
-            flush_skipped(&mut c.out, &mut skipped);
-            let (body, end) = table_rows(&c, next, i + 2, table::columns(line).len() < 4);
-            let doc = c.new_doc(Form::PodTable, i + 1, i + 1 + body.len());
-            table::read_pods(&h, &body, doc, &mut c.out);
-            mode = Mode::Normal;
-            i += 1 + body.len();
-            off = end;
-            continue;
-        }
-        // Rows of `kubectl get pods -o wide` right under the command, without the
-        // header a `| grep` dropped: the header is the one kubectl prints for them.
-        if !indented
-            && let Some((at, all)) = c.pods_wide_rows
-            && at == i
-            && let Some(h) = table::pod_header_for_row(line, all)
-        {
-            c.pods_wide_rows = None;
-            c.flush(off, i);
-            flush_skipped(&mut c.out, &mut skipped);
-            let (body, end) = table_rows(&c, off, i + 1, false);
-            let doc = c.new_doc(Form::PodTable, i + 1, i + body.len());
-            table::read_pods(&h, &body, doc, &mut c.out);
-            mode = Mode::Normal;
-            i += body.len();
-            off = end;
-            continue;
-        }
-        // go-template / jsonpath lines of node names and their taints.
-        if !indented
-            && let Some(first) = table::taint_row(line)
-            && first.distinctive
-        {
-            c.flush(off, i);
-            flush_skipped(&mut c.out, &mut skipped);
-            let mut body = vec![(i + 1, line)];
-            let mut end = next;
-            while end < text.len() {
-                let (l, nx) = c.lines.at(end);
-                if table::taint_row(l).is_none() {
+        let line = at.line;
+        let mut why = crate::tool::explain(line)?;
+        self.end_before(at);
+        // A message wrapped after `Invalid value:`: read with its next lines.
+        let mut used = 1;
+        if line.trim_end().ends_with(':') {
+            let window = self.lines.window(at.off, at.i + 1, 4);
+            let mut joined = line.trim_end().to_string();
+            for (k, (_, l)) in window.iter().enumerate().skip(1) {
+                if l.trim().is_empty() || kubectl::command_start(l).is_some() {
                     break;
                 }
-                body.push((i + 1 + body.len(), l));
-                end = nx;
+                joined.push(' ');
+                joined.push_str(l.trim());
+                if let Some(w) = crate::tool::explain(&joined)
+                    && w != why
+                {
+                    why = w;
+                    used = k + 1;
+                }
             }
-            let doc = c.new_doc(Form::NodeTable, i + 1, i + body.len());
-            table::read_taint_rows(&body, doc, &mut c.out);
-            mode = Mode::Normal;
-            i += body.len();
-            off = end;
-            continue;
         }
-        // A FailedScheduling message in a log line (klog `err="..."`).
-        if is_kubectl_noise(line) && event::looks_like_failed_scheduling(line) {
-            c.flush(off, i);
-            let doc = c.new_doc(Form::EventMessage, i + 1, i + 1);
-            let ev = event::parse_message(line, Location::at(doc, i + 1, 1));
-            c.out.events.push(ev);
-            i += 1;
-            off = next;
-            continue;
-        }
-        // kubectl's answer to the taint command above.
-        if let Some(k) = last_cmd
-            && let Some(cmd) = c.out.taint_commands.get(k)
+        // A message a terminal wrapped inside a word (`when 'tolerationSe` /
+        // `conds' is set`): the short tail is part of it.
+        if used == 1
+            && line
+                .trim_end()
+                .ends_with(|ch: char| ch.is_ascii_alphanumeric())
         {
-            let doc = cmd.location.document;
-            if let Some(res) = kubectl::result_line(line, Location::at(doc, i + 1, 1), cmd) {
-                c.out.taint_commands[k].results.push(res);
-                i += 1;
-                off = next;
-                continue;
+            let (tail, _) = self.lines.at(at.next);
+            if !tail.is_empty()
+                && tail.len() < 40
+                && tail.starts_with(|ch: char| ch.is_ascii_lowercase())
+                && kubectl::command_start(tail).is_none()
+                && !tail.contains(": ")
+            {
+                used = 2;
             }
         }
-        last_cmd = None;
-        if is_kubectl_noise(line) {
-            if let Some(r) = &mut c.region {
-                r.blank.push((off, off + line.len()));
+        self.out.diagnostics.push(Diagnostic::warning(
+            Code::ToolError,
+            Location::at(0, at.i + 1, 1),
+            why,
+        ));
+        Some(self.lines_from(at.off, used))
+    }
+
+    /// Terraform configuration: toleration and taint blocks checked.
+    fn terraform_block(&mut self, at: &At<'a>) -> Option<Step> {
+        if !crate::hcl::block_start(at.line) {
+            return None;
+        }
+        self.end_before(at);
+        let doc = self.next_doc;
+        let mut r = crate::hcl::read_block(&self.lines.text[at.off..], at.i + 1, doc);
+        self.new_doc(Form::Terraform, at.i + 1, at.i + r.lines);
+        self.out.diagnostics.append(&mut r.diagnostics);
+        self.mode = Mode::Normal;
+        Some((r.lines, at.off + r.bytes))
+    }
+
+    /// Events tables: describe's `Events:` section, `kubectl get events`.
+    fn events_table(&mut self, at: &At<'a>) -> Option<Step> {
+        let used = read_events_table(self, at.off, at.i, at.line)?;
+        self.flush_skipped();
+        self.mode = Mode::Normal;
+        Some(self.lines_from(at.off, used))
+    }
+
+    /// `kubectl get nodes` tables and custom columns with taints.
+    fn node_table(&mut self, at: &At<'a>) -> Option<Step> {
+        if self.region.is_some() {
+            return None;
+        }
+        let h = table::node_header(at.line)?;
+        self.flush_skipped();
+        let (body, end) = table_rows(self, at.next, at.i + 2, false);
+        let doc = self.new_doc(Form::NodeTable, at.i + 1, at.i + 1 + body.len());
+        table::read_nodes(&h, &body, doc, &mut self.out);
+        self.mode = Mode::Normal;
+        Some((1 + body.len(), end))
+    }
+
+    /// `kubectl get priorityclass` tables.
+    fn priority_class_table(&mut self, at: &At<'a>) -> Option<Step> {
+        if at.indented {
+            return None;
+        }
+        let h = table::priority_class_header(at.line)?;
+        self.end_before(at);
+        let (body, end) = table_rows(self, at.next, at.i + 2, false);
+        let doc = self.new_doc(Form::PriorityClassTable, at.i + 1, at.i + 1 + body.len());
+        table::read_priority_classes(&h, &body, doc, &mut self.out);
+        self.mode = Mode::Normal;
+        Some((1 + body.len(), end))
+    }
+
+    /// `kubectl get pods -o wide` tables: pods bound to the node of their row. The
+    /// header is never a line of YAML (no colon, at column 1), so it also ends prose
+    /// read so far.
+    fn pod_table(&mut self, at: &At<'a>) -> Option<Step> {
+        if at.indented {
+            return None;
+        }
+        let h = table::pod_header(at.line)?;
+        self.end_before(at);
+        let single_spaced = table::columns(at.line).len() < 4;
+        let (body, end) = table_rows(self, at.next, at.i + 2, single_spaced);
+        let doc = self.new_doc(Form::PodTable, at.i + 1, at.i + 1 + body.len());
+        table::read_pods(&h, &body, doc, &mut self.out);
+        self.mode = Mode::Normal;
+        Some((1 + body.len(), end))
+    }
+
+    /// Rows of `kubectl get pods -o wide` right under the command, without the
+    /// header a `| grep` dropped: the header is the one kubectl prints for them.
+    fn pod_rows(&mut self, at: &At<'a>) -> Option<Step> {
+        let (row, all) = self.pods_wide_rows?;
+        if at.indented || row != at.i {
+            return None;
+        }
+        let h = table::pod_header_for_row(at.line, all)?;
+        self.pods_wide_rows = None;
+        self.end_before(at);
+        let (body, end) = table_rows(self, at.off, at.i + 1, false);
+        let doc = self.new_doc(Form::PodTable, at.i + 1, at.i + body.len());
+        table::read_pods(&h, &body, doc, &mut self.out);
+        self.mode = Mode::Normal;
+        Some((body.len(), end))
+    }
+
+    /// go-template / jsonpath lines of node names and their taints.
+    fn taint_rows(&mut self, at: &At<'a>) -> Option<Step> {
+        if at.indented || !table::taint_row(at.line)?.distinctive {
+            return None;
+        }
+        self.end_before(at);
+        let mut body = vec![(at.i + 1, at.line)];
+        let mut end = at.next;
+        while end < self.lines.text.len() {
+            let (l, nx) = self.lines.at(end);
+            if table::taint_row(l).is_none() {
+                break;
             }
-            let s = skipped.get_or_insert((i + 1, i + 1));
-            s.1 = i + 1;
-            i += 1;
-            off = next;
-            continue;
+            body.push((at.i + 1 + body.len(), l));
+            end = nx;
         }
-        let region_open = c.region.is_some();
-        // Events.
-        if is_event_line(line) && !(region_open && indented) {
-            c.flush(off, i);
-            // 1.5's two-line message: `pod (x) failed to fit in any node` and, on the
-            // next line, `fit failure summary on nodes : ...`.
-            let (second, after) = c.lines.at(next);
-            let two = line.trim_end().ends_with("failed to fit in any node")
-                && second.trim_start().starts_with("fit failure");
-            let (joined, lines, end) = if two {
-                (format!("{}\n{}", line.trim_end(), second.trim()), 2, after)
-            } else {
-                wrapped_message(&c.lines, line, next)
-            };
-            let doc = c.new_doc(Form::EventMessage, i + 1, i + lines);
-            let ev = event::parse_message(&joined, Location::at(doc, i + 1, 1));
-            c.out.events.push(ev);
-            i += lines;
-            off = end;
-            continue;
+        let doc = self.new_doc(Form::NodeTable, at.i + 1, at.i + body.len());
+        table::read_taint_rows(&body, doc, &mut self.out);
+        self.mode = Mode::Normal;
+        Some((body.len(), end))
+    }
+
+    /// A FailedScheduling message in a log line (klog `err="..."`).
+    fn klog_event(&mut self, at: &At<'a>) -> Option<Step> {
+        if !(is_kubectl_noise(at.line) && event::looks_like_failed_scheduling(at.line)) {
+            return None;
         }
+        self.flush(at.off, at.i);
+        let doc = self.new_doc(Form::EventMessage, at.i + 1, at.i + 1);
+        let ev = event::parse_message(at.line, Location::at(doc, at.i + 1, 1));
+        self.out.events.push(ev);
+        Some((1, at.next))
+    }
+
+    /// kubectl's answer to the taint command above. Any other line ends its answers.
+    fn taint_result(&mut self, at: &At<'a>) -> Option<Step> {
+        if let Some(k) = self.last_cmd
+            && let Some(cmd) = self.out.taint_commands.get(k)
+        {
+            let loc = Location::at(cmd.location.document, at.i + 1, 1);
+            if let Some(res) = kubectl::result_line(at.line, loc, cmd) {
+                self.out.taint_commands[k].results.push(res);
+                return Some((1, at.next));
+            }
+        }
+        self.last_cmd = None;
+        None
+    }
+
+    /// Lines kubectl prints besides the content (warnings, klog lines, errors):
+    /// skipped, blanked out of the YAML around them.
+    fn kubectl_noise(&mut self, at: &At<'a>) -> Option<Step> {
+        if !is_kubectl_noise(at.line) {
+            return None;
+        }
+        if let Some(r) = &mut self.region {
+            r.blank.push((at.off, at.off + at.line.len()));
+        }
+        self.skip(at.i);
+        Some((1, at.next))
+    }
+
+    /// FailedScheduling messages (with the lines that continue them).
+    fn event_message(&mut self, at: &At<'a>) -> Option<Step> {
+        let line = at.line;
+        if !is_event_line(line) || (self.region.is_some() && at.indented) {
+            return None;
+        }
+        self.flush(at.off, at.i);
+        // 1.5's two-line message: `pod (x) failed to fit in any node` and, on the
+        // next line, `fit failure summary on nodes : ...`.
+        let (second, after) = self.lines.at(at.next);
+        let two = line.trim_end().ends_with("failed to fit in any node")
+            && second.trim_start().starts_with("fit failure");
+        let (joined, lines, end) = if two {
+            (format!("{}\n{}", line.trim_end(), second.trim()), 2, after)
+        } else {
+            wrapped_message(&self.lines, line, at.next)
+        };
+        let doc = self.new_doc(Form::EventMessage, at.i + 1, at.i + lines);
+        let ev = event::parse_message(&joined, Location::at(doc, at.i + 1, 1));
+        self.out.events.push(ev);
+        Some((lines, end))
+    }
+
+    /// What `kubectl get` without `-o` (and other commands) printed: a table header,
+    /// or any line while the command's output lasts, is skipped. Any other line ends
+    /// the run of skipped lines.
+    fn table_output(&mut self, at: &At<'a>) -> Option<Step> {
+        let line = at.line;
         // kubectl prints no line that starts with `#`: a comment (a YAML file's, often
         // naming the command that printed a table) ends what the command printed.
-        if mode == Mode::Table
+        if self.mode == Mode::Table
             && (line.starts_with("---")
-                || trimmed.starts_with('#')
+                || at.trimmed.starts_with('#')
                 || line.starts_with("apiVersion:")
                 || line.starts_with("kind:")
                 || line.starts_with(['{', '[']))
         {
-            flush_skipped(&mut c.out, &mut skipped);
-            mode = Mode::Normal;
+            self.flush_skipped();
+            self.mode = Mode::Normal;
         }
-        if mode == Mode::Table || (c.region.is_none() && is_table_header(line)) {
-            mode = Mode::Table;
-            let s = skipped.get_or_insert((i + 1, i + 1));
-            s.1 = i + 1;
-            i += 1;
-            off = next;
-            continue;
+        if self.mode == Mode::Table || (self.region.is_none() && is_table_header(line)) {
+            self.mode = Mode::Table;
+            self.skip(at.i);
+            return Some((1, at.next));
         }
-        flush_skipped(&mut c.out, &mut skipped);
-        // Describe output.
-        if mode == Mode::Describe
-            || (describe::is_describe_start(line) && !(region_open && indented))
+        self.flush_skipped();
+        None
+    }
+
+    /// `kubectl describe` output: one object per `Name:` header at column 1.
+    fn describe(&mut self, at: &At<'a>) -> Option<Step> {
+        let (i, line) = (at.i, at.line);
+        if !(self.mode == Mode::Describe
+            || (describe::is_describe_start(line) && !(self.region.is_some() && at.indented)))
         {
-            c.flush(off, i);
-            // Describe output names its own pod.
-            c.described_pod = None;
-            let mut block: Vec<(usize, &str)> = vec![(i + 1, line)];
-            let mut end_off = next;
-            while end_off < text.len() {
-                let (l, nx) = c.lines.at(end_off);
-                if kubectl::command_start(l).is_some()
-                    || l.starts_with("---")
-                    || l.starts_with("apiVersion:")
-                    || l.starts_with('{')
-                    || !(describe::is_describe_line(l)
-                        || l.starts_with("fit failure summary on nodes"))
-                {
-                    break;
-                }
-                block.push((i + 1 + block.len(), l));
-                end_off = nx;
-            }
-            // One object per `Name:` header at column 1.
-            let mut obj_start = 0;
-            for k in 0..=block.len() {
-                let boundary =
-                    k == block.len() || (k > obj_start && block[k].1.starts_with("Name:"));
-                if boundary {
-                    let chunk = &block[obj_start..k];
-                    let doc = c.next_doc;
-                    c.next_doc += 1;
-                    let form = describe::parse_object(chunk, doc, &mut c.out);
-                    let first = chunk.first().map(|x| x.0).unwrap_or(i + 1);
-                    let last = chunk.last().map(|x| x.0).unwrap_or(first);
-                    c.out.documents.push(DocumentInfo {
-                        index: doc,
-                        form,
-                        line: first,
-                        end_line: last,
-                    });
-                    obj_start = k;
-                }
-            }
-            mode = Mode::Normal;
-            i += block.len();
-            off = end_off;
-            continue;
+            return None;
         }
-        // Taint specs.
-        if c.region.is_none() && !indented && is_spec_line(line) {
-            let mut block: Vec<(usize, &str)> = vec![(i + 1, line)];
-            let mut end_off = next;
-            while end_off < text.len() {
-                let (l, nx) = c.lines.at(end_off);
-                if !(is_spec_line(l) || l.trim().starts_with('#')) {
-                    break;
-                }
-                block.push((i + 1 + block.len(), l));
-                end_off = nx;
-            }
-            let doc = c.new_doc(Form::TaintSpec, i + 1, i + block.len());
-            let mut specs = Vec::new();
-            for (no, l) in &block {
-                let l = l.split(" #").next().unwrap_or(l);
-                let l = if l.trim_start().starts_with('#') {
-                    ""
-                } else {
-                    l
-                };
-                let mut pos = 0;
-                for w in l.split_whitespace() {
-                    let at = l[pos..].find(w).map(|p| p + pos).unwrap_or(pos);
-                    pos = at + w.len();
-                    specs.push((
-                        w.to_string(),
-                        Location::at(doc, *no, l[..at].chars().count() + 1),
-                    ));
-                }
-            }
-            commands::bare_specs(
-                &mut c.out,
-                &specs,
-                Location::at(doc, i + 1, 1),
-                Form::TaintSpec,
-                opts.kubectl_version,
-            );
-            i += block.len();
-            off = end_off;
-            continue;
-        }
-        // A line of prose that introduces what follows ("here is the relevant part of
-        // the pod:"): YAML would read it as a key holding the block below, which then
-        // is no object at all. One note; the block is read on its own, and YAML read
-        // before it ends there.
-        if !indented && is_prose_label(line) {
-            // Prose right before it (same paragraph, not a bullet): the label ends that
-            // paragraph, one note for both.
-            if let Some(r) = &c.region
-                && !line.starts_with(['-', '*'])
-                && text[r.off..off]
-                    .trim_end_matches(['\r', '\n'])
-                    .rsplit('\n')
-                    .next()
-                    .is_some_and(|l| !l.trim().is_empty())
-                && !looks_structured(&text[r.off..off])
+        self.flush(at.off, i);
+        // Describe output names its own pod.
+        self.described_pod = None;
+        let mut block: Vec<(usize, &str)> = vec![(i + 1, line)];
+        let mut end_off = at.next;
+        while end_off < self.lines.text.len() {
+            let (l, nx) = self.lines.at(end_off);
+            if kubectl::command_start(l).is_some()
+                || l.starts_with("---")
+                || l.starts_with("apiVersion:")
+                || l.starts_with('{')
+                || !(describe::is_describe_line(l) || l.starts_with("fit failure summary on nodes"))
             {
-                c.flush(next, i + 1);
-                i += 1;
-                off = next;
-                continue;
+                break;
             }
-            c.flush(off, i);
-            flush_skipped(&mut c.out, &mut skipped);
-            c.out.diagnostics.push(Diagnostic::warning(
-                Code::Unrecognized,
-                Location::at(0, i + 1, 1),
-                format!(
-                    "line {} not read: looks like prose, not an input Taintlab reads",
-                    i + 1
-                ),
-            ));
-            i += 1;
-            off = next;
-            continue;
+            block.push((i + 1 + block.len(), l));
+            end_off = nx;
         }
-        if c.region.is_none() {
-            c.region = Some(Region {
-                line: i,
-                off,
+        let mut obj_start = 0;
+        for k in 0..=block.len() {
+            let boundary = k == block.len() || (k > obj_start && block[k].1.starts_with("Name:"));
+            if boundary {
+                let chunk = &block[obj_start..k];
+                let doc = self.next_doc;
+                self.next_doc += 1;
+                let form = describe::parse_object(chunk, doc, &mut self.out);
+                let first = chunk.first().map(|x| x.0).unwrap_or(i + 1);
+                let last = chunk.last().map(|x| x.0).unwrap_or(first);
+                self.out.documents.push(DocumentInfo {
+                    index: doc,
+                    form,
+                    line: first,
+                    end_line: last,
+                });
+                obj_start = k;
+            }
+        }
+        self.mode = Mode::Normal;
+        Some((block.len(), end_off))
+    }
+
+    /// Lines made only of taint specs (`dedicated=gpu:NoSchedule other:NoExecute`), and
+    /// comments between them.
+    fn taint_specs(&mut self, at: &At<'a>) -> Option<Step> {
+        let i = at.i;
+        if self.region.is_some() || at.indented || !is_spec_line(at.line) {
+            return None;
+        }
+        let mut block: Vec<(usize, &str)> = vec![(i + 1, at.line)];
+        let mut end_off = at.next;
+        while end_off < self.lines.text.len() {
+            let (l, nx) = self.lines.at(end_off);
+            if !(is_spec_line(l) || l.trim().starts_with('#')) {
+                break;
+            }
+            block.push((i + 1 + block.len(), l));
+            end_off = nx;
+        }
+        let doc = self.new_doc(Form::TaintSpec, i + 1, i + block.len());
+        let mut specs = Vec::new();
+        for (no, l) in &block {
+            let l = l.split(" #").next().unwrap_or(l);
+            let l = if l.trim_start().starts_with('#') {
+                ""
+            } else {
+                l
+            };
+            let mut pos = 0;
+            for w in l.split_whitespace() {
+                let at = l[pos..].find(w).map(|p| p + pos).unwrap_or(pos);
+                pos = at + w.len();
+                specs.push((
+                    w.to_string(),
+                    Location::at(doc, *no, l[..at].chars().count() + 1),
+                ));
+            }
+        }
+        commands::bare_specs(
+            &mut self.out,
+            &specs,
+            Location::at(doc, i + 1, 1),
+            Form::TaintSpec,
+            self.opts.kubectl_version,
+        );
+        Some((block.len(), end_off))
+    }
+
+    /// A line of prose that introduces what follows ("here is the relevant part of
+    /// the pod:"): YAML would read it as a key holding the block below, which then
+    /// is no object at all. One note; the block is read on its own, and YAML read
+    /// before it ends there.
+    fn prose_label(&mut self, at: &At<'a>) -> Option<Step> {
+        let (i, off, line) = (at.i, at.off, at.line);
+        if at.indented || !is_prose_label(line) {
+            return None;
+        }
+        // Prose right before it (same paragraph, not a bullet): the label ends that
+        // paragraph, one note for both.
+        let text = self.lines.text;
+        if let Some(r) = &self.region
+            && !line.starts_with(['-', '*'])
+            && text[r.off..off]
+                .trim_end_matches(['\r', '\n'])
+                .rsplit('\n')
+                .next()
+                .is_some_and(|l| !l.trim().is_empty())
+            && !looks_structured(&text[r.off..off])
+        {
+            self.flush(at.next, i + 1);
+            return Some((1, at.next));
+        }
+        self.end_before(at);
+        self.out.diagnostics.push(Diagnostic::warning(
+            Code::Unrecognized,
+            Location::at(0, i + 1, 1),
+            format!(
+                "line {} not read: looks like prose, not an input Taintlab reads",
+                i + 1
+            ),
+        ));
+        Some((1, at.next))
+    }
+
+    /// Any other line is YAML or JSON: it opens a region, read when a line of another
+    /// form (or the end) closes it.
+    fn structured(&mut self, at: &At<'a>) -> Step {
+        if self.region.is_none() {
+            self.region = Some(Region {
+                line: at.i,
+                off: at.off,
                 blank: Vec::new(),
             });
         }
-        i += 1;
-        off = next;
+        (1, at.next)
     }
-    c.flush(text.len(), i);
-    flush_skipped(&mut c.out, &mut skipped);
-    taintlab_core::sort::sort_by_key(&mut c.out.diagnostics, |d| {
-        (d.location.line, d.location.column)
-    });
-    c.out
 }
 
 /// The rows of a `kubectl get` table from byte offset `off` (line `no`, 1-based): up
@@ -1002,7 +1108,7 @@ fn unquote_markdown(text: &str) -> Cow<'_, str> {
 
 /// Reads an events table starting at this line (an `Events:` label, or a header);
 /// returns the number of lines it used.
-fn events_table(c: &mut Ctx, off: usize, i: usize, line: &str) -> Option<usize> {
+fn read_events_table(c: &mut Ctx, off: usize, i: usize, line: &str) -> Option<usize> {
     let label = table::is_events_label(line);
     if !label && table::is_get_events_row(line) {
         return Some(table_body(c, off, i, table::Header::get_events(), 0));
@@ -1080,22 +1186,31 @@ fn table_body(c: &mut Ctx, off: usize, i: usize, h: table::Header, skip: usize) 
     used
 }
 
-fn flush_skipped(out: &mut Parsed, skipped: &mut Option<(usize, usize)>) {
-    if let Some((a, b)) = skipped.take() {
-        let what = if a == b {
-            format!("line {a}")
-        } else {
-            format!("lines {a}-{b}")
-        };
-        out.diagnostics.push(Diagnostic::warning(
-            Code::SkippedLine,
-            Location::at(0, a, 1),
-            format!("{what}: kubectl output (warnings, results or a table), not input; skipped"),
-        ));
-    }
-}
-
 impl Ctx<'_, '_> {
+    /// Counts the line (0-based `i`) into the run of skipped kubectl output lines.
+    fn skip(&mut self, i: usize) {
+        let s = self.skipped.get_or_insert((i + 1, i + 1));
+        s.1 = i + 1;
+    }
+
+    /// Reports the run of skipped kubectl output lines, if any.
+    fn flush_skipped(&mut self) {
+        if let Some((a, b)) = self.skipped.take() {
+            let what = if a == b {
+                format!("line {a}")
+            } else {
+                format!("lines {a}-{b}")
+            };
+            self.out.diagnostics.push(Diagnostic::warning(
+                Code::SkippedLine,
+                Location::at(0, a, 1),
+                format!(
+                    "{what}: kubectl output (warnings, results or a table), not input; skipped"
+                ),
+            ));
+        }
+    }
+
     fn new_doc(&mut self, form: Form, line: usize, end_line: usize) -> usize {
         let doc = self.next_doc;
         self.next_doc += 1;
