@@ -141,6 +141,19 @@ impl Reducer<'_> {
         ));
     }
 
+    /// The string `get_str` reads, empty when it is null or not a string (one call
+    /// for the many fields read that way).
+    pub(super) fn str_or_empty(
+        &mut self,
+        v: &Value,
+        path: &str,
+        go_type: &str,
+        obj: &mut Obj,
+    ) -> String {
+        self.get_str(v, path, go_type, obj).unwrap_or_default()
+    }
+
+    /// The string field `key` of `v`, empty when it is absent, null or not a string.
     pub(super) fn opt_str(
         &mut self,
         v: &Value,
@@ -148,10 +161,12 @@ impl Reducer<'_> {
         base: &str,
         go_type: &str,
         obj: &mut Obj,
-    ) -> Option<String> {
-        let e = v.get(key)?;
+    ) -> String {
+        let Some(e) = v.get(key) else {
+            return String::new();
+        };
         let path = join(base, key);
-        self.get_str(&e.value, &path, go_type, obj)
+        self.str_or_empty(&e.value, &path, go_type, obj)
     }
 
     pub(super) fn get_int(
@@ -327,18 +342,13 @@ impl Reducer<'_> {
             }
             return Default::default();
         }
-        let name = self
-            .opt_str(&m.value, "name", &mpath, "ObjectMeta", obj)
-            .unwrap_or_default();
+        let name = self.opt_str(&m.value, "name", &mpath, "ObjectMeta", obj);
         let name = if name.is_empty() {
             self.opt_str(&m.value, "generateName", &mpath, "ObjectMeta", obj)
-                .unwrap_or_default()
         } else {
             name
         };
-        let ns = self
-            .opt_str(&m.value, "namespace", &mpath, "ObjectMeta", obj)
-            .unwrap_or_default();
+        let ns = self.opt_str(&m.value, "namespace", &mpath, "ObjectMeta", obj);
         let labels = match m.value.get("labels") {
             Some(l) => self.str_map(&l.value, &join(&mpath, "labels"), "ObjectMeta", false, obj),
             None => BTreeMap::new(),

@@ -175,12 +175,8 @@ impl Reducer<'_> {
             );
             for (i, item) in items.iter().enumerate() {
                 let ip = index(&xp, i);
-                let key = self
-                    .opt_str(item, "key", &ip, "LabelSelectorRequirement", obj)
-                    .unwrap_or_default();
-                let operator = self
-                    .opt_str(item, "operator", &ip, "LabelSelectorRequirement", obj)
-                    .unwrap_or_default();
+                let key = self.opt_str(item, "key", &ip, "LabelSelectorRequirement", obj);
+                let operator = self.opt_str(item, "operator", &ip, "LabelSelectorRequirement", obj);
                 let mut values = Vec::new();
                 if let Some(vals) = item.get("values") {
                     let vp = join(&ip, "values");

@@ -218,12 +218,8 @@ impl Reducer<'_> {
     fn object(&mut self, v: &Value, path: &str) {
         let mut obj = Obj::bare();
         obj.base = path.to_string();
-        let kind = self
-            .opt_str(v, "kind", path, "TypeMeta", &mut obj)
-            .unwrap_or_default();
-        let api = self
-            .opt_str(v, "apiVersion", path, "TypeMeta", &mut obj)
-            .unwrap_or_default();
+        let kind = self.opt_str(v, "kind", path, "TypeMeta", &mut obj);
+        let api = self.opt_str(v, "apiVersion", path, "TypeMeta", &mut obj);
         obj.version = api.rsplit('/').next().unwrap_or("").to_string();
         obj.kind = kind.clone();
         if obj.failed {

@@ -67,12 +67,8 @@ impl Reducer<'_> {
                         );
                         continue;
                     }
-                    let type_ = self
-                        .opt_str(item, "type", &ip, "NodeCondition", &mut obj)
-                        .unwrap_or_default();
-                    let status = self
-                        .opt_str(item, "status", &ip, "NodeCondition", &mut obj)
-                        .unwrap_or_default();
+                    let type_ = self.opt_str(item, "type", &ip, "NodeCondition", &mut obj);
+                    let status = self.opt_str(item, "status", &ip, "NodeCondition", &mut obj);
                     node.conditions.push(NodeCondition {
                         type_,
                         status: if status.is_empty() {
@@ -84,15 +80,14 @@ impl Reducer<'_> {
                 }
             }
             if let Some(info) = status.value.get("nodeInfo") {
-                kubelet_version = self
-                    .opt_str(
-                        &info.value,
-                        "kubeletVersion",
-                        &join(&st, "nodeInfo"),
-                        "NodeSystemInfo",
-                        &mut obj,
-                    )
-                    .filter(|s| !s.is_empty());
+                let version = self.opt_str(
+                    &info.value,
+                    "kubeletVersion",
+                    &join(&st, "nodeInfo"),
+                    "NodeSystemInfo",
+                    &mut obj,
+                );
+                kubelet_version = (!version.is_empty()).then_some(version);
             }
         }
         self.unknown_fields(v, path, &OBJECT_FIELDS, "a Node", &obj);

@@ -163,12 +163,8 @@ impl Reducer<'_> {
             };
             let container_port = int(self, "containerPort", obj);
             let host_port = int(self, "hostPort", obj);
-            let protocol = self
-                .opt_str(item, "protocol", &ip, "ContainerPort", obj)
-                .unwrap_or_default();
-            let host_ip = self
-                .opt_str(item, "hostIP", &ip, "ContainerPort", obj)
-                .unwrap_or_default();
+            let protocol = self.opt_str(item, "protocol", &ip, "ContainerPort", obj);
+            let host_ip = self.opt_str(item, "hostIP", &ip, "ContainerPort", obj);
             if !protocol.is_empty()
                 && !PROTOCOLS.contains(&protocol.as_str())
                 && let Some(e) = item.get("protocol")
@@ -428,12 +424,8 @@ impl Reducer<'_> {
             );
             return None;
         }
-        let key = self
-            .opt_str(v, "key", path, "NodeSelectorRequirement", obj)
-            .unwrap_or_default();
-        let operator = self
-            .opt_str(v, "operator", path, "NodeSelectorRequirement", obj)
-            .unwrap_or_default();
+        let key = self.opt_str(v, "key", path, "NodeSelectorRequirement", obj);
+        let operator = self.opt_str(v, "operator", path, "NodeSelectorRequirement", obj);
         let mut values = Vec::new();
         if let Some(e) = v.get("values") {
             let vp = join(path, "values");
@@ -558,9 +550,7 @@ impl Reducer<'_> {
                 );
                 continue;
             }
-            let name = self
-                .opt_str(item, "name", &ip, "PodSchedulingGate", obj)
-                .unwrap_or_default();
+            let name = self.opt_str(item, "name", &ip, "PodSchedulingGate", obj);
             self.unknown_fields(item, &ip, &["name"], "a scheduling gate", obj);
             out.push(name);
         }

@@ -107,9 +107,7 @@ impl Reducer<'_> {
         }
         if let Some(e) = v.get("preemptionPolicy") {
             let p = join(path, "preemptionPolicy");
-            let s = self
-                .get_str(&e.value, &p, "PriorityClass", &mut obj)
-                .unwrap_or_default();
+            let s = self.str_or_empty(&e.value, &p, "PriorityClass", &mut obj);
             if !s.is_empty() && s != "Never" && s != "PreemptLowerPriority" {
                 let loc = self.loc(e.value.pos, &p);
                 let mut msg =

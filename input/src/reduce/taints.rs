@@ -20,15 +20,9 @@ impl Reducer<'_> {
         for e in entries {
             let p = join(path, &e.key);
             match e.key.as_str() {
-                "key" => {
-                    t.key = self
-                        .get_str(&e.value, &p, "Toleration", obj)
-                        .unwrap_or_default()
-                }
+                "key" => t.key = self.str_or_empty(&e.value, &p, "Toleration", obj),
                 "operator" => {
-                    let s = self
-                        .get_str(&e.value, &p, "Toleration", obj)
-                        .unwrap_or_default();
+                    let s = self.str_or_empty(&e.value, &p, "Toleration", obj);
                     t.operator = Operator::parse(&s);
                     if matches!(t.operator, Operator::Other(_)) {
                         let mut msg = format!(
@@ -42,15 +36,9 @@ impl Reducer<'_> {
                         self.push(Diagnostic::error(Code::InvalidValue, loc, msg));
                     }
                 }
-                "value" => {
-                    t.value = self
-                        .get_str(&e.value, &p, "Toleration", obj)
-                        .unwrap_or_default()
-                }
+                "value" => t.value = self.str_or_empty(&e.value, &p, "Toleration", obj),
                 "effect" => {
-                    let s = self
-                        .get_str(&e.value, &p, "Toleration", obj)
-                        .unwrap_or_default();
+                    let s = self.str_or_empty(&e.value, &p, "Toleration", obj);
                     t.effect = TaintEffect::parse(&s);
                     if matches!(t.effect, TaintEffect::Other(_)) {
                         self.bad_effect(&s, e.value.pos, &p, true);
@@ -103,10 +91,10 @@ impl Reducer<'_> {
         for e in entries {
             let p = join(path, &e.key);
             match e.key.as_str() {
-                "key" => t.key = self.get_str(&e.value, &p, "Taint", obj).unwrap_or_default(),
-                "value" => t.value = self.get_str(&e.value, &p, "Taint", obj).unwrap_or_default(),
+                "key" => t.key = self.str_or_empty(&e.value, &p, "Taint", obj),
+                "value" => t.value = self.str_or_empty(&e.value, &p, "Taint", obj),
                 "effect" => {
-                    let s = self.get_str(&e.value, &p, "Taint", obj).unwrap_or_default();
+                    let s = self.str_or_empty(&e.value, &p, "Taint", obj);
                     has_effect = !s.is_empty();
                     t.effect = TaintEffect::parse(&s);
                     if matches!(t.effect, TaintEffect::Other(_)) {

@@ -26,12 +26,8 @@ impl Reducer<'_> {
                 continue;
             }
             let mut c = ContainerResources {
-                name: self
-                    .opt_str(item, "name", &ip, "Container", obj)
-                    .unwrap_or_default(),
-                image: self
-                    .opt_str(item, "image", &ip, "Container", obj)
-                    .unwrap_or_default(),
+                name: self.opt_str(item, "name", &ip, "Container", obj),
+                image: self.opt_str(item, "image", &ip, "Container", obj),
                 ..Default::default()
             };
             if let Some(r) = item.get("resources") {
@@ -39,7 +35,6 @@ impl Reducer<'_> {
             }
             let restart_policy = if init {
                 self.opt_str(item, "restartPolicy", &ip, "Container", obj)
-                    .unwrap_or_default()
             } else {
                 String::new()
             };
@@ -61,9 +56,7 @@ impl Reducer<'_> {
         // Deployment is still read).
         let wk = WorkloadKind::from_name(&kind);
         let (name, namespace, labels) = self.metadata(v, path, &mut obj);
-        let api_version = self
-            .opt_str(v, "apiVersion", path, "TypeMeta", &mut obj)
-            .unwrap_or_default();
+        let api_version = self.opt_str(v, "apiVersion", path, "TypeMeta", &mut obj);
         let mut w = Workload::new(
             &kind,
             &api_version,
@@ -205,9 +198,7 @@ impl Reducer<'_> {
                     w.placement.scheduling_gates = self.scheduling_gates(&e.value, &p, obj)
                 }
                 "schedulerName" => {
-                    let s = self
-                        .get_str(&e.value, &p, "PodSpec", obj)
-                        .unwrap_or_default();
+                    let s = self.str_or_empty(&e.value, &p, "PodSpec", obj);
                     if !s.is_empty() && s != "default-scheduler" {
                         self.not_modelled(
                             e.value.pos,
@@ -251,25 +242,17 @@ impl Reducer<'_> {
                     w.pod.tolerations = t;
                     w.toleration_locations = l;
                 }
-                "nodeName" => {
-                    w.pod.node_name = self
-                        .get_str(&e.value, &p, "PodSpec", obj)
-                        .unwrap_or_default()
-                }
+                "nodeName" => w.pod.node_name = self.str_or_empty(&e.value, &p, "PodSpec", obj),
                 "priority" => {
                     w.priority = self
                         .get_int(&e.value, &p, "PodSpec", Want::Int32, obj)
                         .and_then(|x| i32::try_from(x).ok())
                 }
                 "priorityClassName" => {
-                    w.priority_class_name = self
-                        .get_str(&e.value, &p, "PodSpec", obj)
-                        .unwrap_or_default()
+                    w.priority_class_name = self.str_or_empty(&e.value, &p, "PodSpec", obj)
                 }
                 "preemptionPolicy" => {
-                    let s = self
-                        .get_str(&e.value, &p, "PodSpec", obj)
-                        .unwrap_or_default();
+                    let s = self.str_or_empty(&e.value, &p, "PodSpec", obj);
                     w.pod.preemption_policy = PreemptionPolicy::parse(&s);
                     w.preemption_policy_written = (!s.is_empty()).then(|| s.clone());
                     if !s.is_empty() && s != "Never" && s != "PreemptLowerPriority" {
@@ -288,9 +271,7 @@ impl Reducer<'_> {
                     w.host_network = self.get_bool(&e.value, &p, "PodSpec", obj).unwrap_or(false)
                 }
                 "runtimeClassName" => {
-                    w.runtime_class_name = self
-                        .get_str(&e.value, &p, "PodSpec", obj)
-                        .unwrap_or_default()
+                    w.runtime_class_name = self.str_or_empty(&e.value, &p, "PodSpec", obj)
                 }
                 "containers" => {
                     (w.containers, w.placement.containers) =
@@ -314,22 +295,17 @@ impl Reducer<'_> {
         };
         let st = join(path, "status");
         if let Some(q) = status.value.get("qosClass") {
-            let s = self
-                .get_str(&q.value, &join(&st, "qosClass"), "PodStatus", obj)
-                .unwrap_or_default();
+            let s = self.str_or_empty(&q.value, &join(&st, "qosClass"), "PodStatus", obj);
             if matches!(s.as_str(), "BestEffort" | "Burstable" | "Guaranteed") {
                 w.stated_qos_class = Some(QosClass::parse(&s));
             }
         }
         if let Some(q) = status.value.get("phase") {
-            w.placement.phase = self
-                .get_str(&q.value, &join(&st, "phase"), "PodStatus", obj)
-                .unwrap_or_default();
+            w.placement.phase = self.str_or_empty(&q.value, &join(&st, "phase"), "PodStatus", obj);
         }
         if let Some(q) = status.value.get("startTime") {
-            w.placement.start_time = self
-                .get_str(&q.value, &join(&st, "startTime"), "PodStatus", obj)
-                .unwrap_or_default();
+            w.placement.start_time =
+                self.str_or_empty(&q.value, &join(&st, "startTime"), "PodStatus", obj);
         }
         if let Some(c) = status.value.get("conditions")
             && let Kind::Seq(items) = &c.value.kind
