@@ -31,7 +31,7 @@ use crate::model::{
     TolerationList, Workload,
 };
 use crate::quantity::Quantity;
-use crate::reduce::to_list;
+use crate::reduce::core_container;
 use crate::table;
 use taintlab_core::resource::ResourceList;
 use taintlab_core::suggest::suggest;
@@ -310,14 +310,7 @@ pub(crate) fn parse_object(lines: &[(usize, &str)], doc: usize, out: &mut Parsed
         let Some(b) = get(field) else { continue };
         let containers = container_blocks(b, field, doc, out);
         for c in &containers {
-            let core = taintlab_core::resource::ContainerResources {
-                name: c.name.clone(),
-                resources: taintlab_core::resource::ResourceRequirements {
-                    requests: to_list(&c.requests),
-                    limits: to_list(&c.limits),
-                },
-                restart_policy: String::new(),
-            };
+            let core = core_container(c, String::new());
             if init {
                 w.placement.init_containers.push(core);
             } else {
@@ -461,14 +454,7 @@ fn bound_pods(b: &Block, node: &str, doc: usize, out: &mut Parsed) {
         w.pod.node_name = node.to_string();
         w.placement
             .containers
-            .push(taintlab_core::resource::ContainerResources {
-                name: String::new(),
-                resources: taintlab_core::resource::ResourceRequirements {
-                    requests: to_list(&c.requests),
-                    limits: to_list(&c.limits),
-                },
-                restart_policy: String::new(),
-            });
+            .push(core_container(&c, String::new()));
         w.containers.push(c);
         out.workloads.push(w);
     }

@@ -18,7 +18,7 @@ mod priority;
 mod taints;
 mod workloads;
 
-pub(crate) use placement::to_list;
+pub(crate) use placement::core_container;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

@@ -47,7 +47,7 @@ pub(super) struct RawPort {
 }
 
 /// Parses quantity strings already checked (by `str_map`, or by the describe reader).
-pub(crate) fn to_list(m: &BTreeMap<String, String>) -> ResourceList {
+pub(super) fn to_list(m: &BTreeMap<String, String>) -> ResourceList {
     let mut list = ResourceList::new();
     for (k, v) in m {
         if let Some(q) = Quantity::parse(v) {
@@ -681,7 +681,7 @@ pub(super) fn value_is_empty(v: &Value) -> bool {
 }
 
 /// A core container from the strings the input model keeps.
-pub(super) fn core_container(
+pub(crate) fn core_container(
     c: &ContainerResources,
     restart_policy: String,
 ) -> res::ContainerResources {
