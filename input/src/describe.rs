@@ -470,11 +470,7 @@ fn container_blocks(
     out: &mut Parsed,
 ) -> Vec<ContainerResources> {
     let mut containers: Vec<ContainerResources> = Vec::new();
-    let mut outer = None;
-    for (_, c, _) in &b.more {
-        outer = Some(outer.map_or(*c, |o: usize| o.min(*c)));
-    }
-    let outer = outer.unwrap_or(0);
+    let outer = b.more.iter().map(|(_, c, _)| *c).min().unwrap_or(0);
     // (column of the `Requests:` line, is limits)
     let mut section: Option<(usize, bool)> = None;
     for (no, col, text) in &b.more {
