@@ -314,13 +314,7 @@ pub(crate) fn read_block(text: &str, first_line: usize, doc: usize) -> Read {
             };
             stack.push(Frame {
                 name: name.to_string(),
-                labels: {
-                    let mut owned = Vec::new();
-                    for l in &labels {
-                        owned.push(l.to_string());
-                    }
-                    owned
-                },
+                labels: labels.iter().map(|l| l.to_string()).collect(),
                 line: line_no,
                 column,
                 index,
