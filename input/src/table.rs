@@ -331,10 +331,7 @@ pub(crate) fn node_header(line: &str) -> Option<NodeHeader> {
         return None;
     }
     let cols = columns(line.trim_end_matches('\r'));
-    let mut names: Vec<&str> = Vec::new();
-    for (_, c) in &cols {
-        names.push(c);
-    }
+    let names: Vec<&str> = cols.iter().map(|c| c.1).collect();
     if names.len() < 2
         || !names.iter().all(|n| {
             n.chars()
