@@ -18,7 +18,6 @@
 //! matters.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 
 use taintlab_core::{
     ConditionStatus, NodeCondition, Operator, QosClass, Taint, TaintEffect, Toleration,
@@ -34,7 +33,6 @@ use crate::quantity::Quantity;
 use crate::reduce::core_container;
 use crate::table;
 use taintlab_core::resource::ResourceList;
-use taintlab_core::suggest::suggest;
 
 /// A describe field label at the start of a line: `Name:`, `Priority Class Name:`,
 /// `Node-Selectors:`. Returns the label, the column of the value and the value.
@@ -645,9 +643,7 @@ fn read_effect(s: &str, loc: &Location, out: &mut Parsed) -> TaintEffect {
     if matches!(e, TaintEffect::Other(_)) {
         let mut msg =
             format!("effect \"{s}\" is not one of NoSchedule, PreferNoSchedule, NoExecute");
-        if let Some(k) = suggest(s, &EFFECTS) {
-            let _ = write!(msg, "; did you mean \"{k}\"?");
-        }
+        crate::did_you_mean(&mut msg, s, &EFFECTS);
         out.diagnostics
             .push(Diagnostic::error(Code::InvalidValue, loc.clone(), msg));
     }

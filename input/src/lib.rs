@@ -163,6 +163,18 @@ pub(crate) fn parse_u32(s: &str) -> Option<u32> {
     s.parse::<i64>().ok().and_then(|v| u32::try_from(v).ok())
 }
 
+/// Appends `; did you mean "K"?` to `msg` when `word` is near one of `known` (K);
+/// whether it did. One writer for the readers' many "did you mean" hints.
+pub(crate) fn did_you_mean(msg: &mut String, word: &str, known: &[&str]) -> bool {
+    let Some(k) = taintlab_core::suggest::suggest(word, known) else {
+        return false;
+    };
+    msg.push_str("; did you mean \"");
+    msg.push_str(k);
+    msg.push_str("\"?");
+    true
+}
+
 /// `s.rfind(pat)`: the start of the last occurrence of `pat`. A byte scan from the end,
 /// so that the standard library's reverse substring searcher (about 1 KB of the npm
 /// module for four short lines) is not linked. A match of whole UTF-8 characters

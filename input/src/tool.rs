@@ -208,9 +208,7 @@ pub(crate) fn explain(line: &str) -> Option<String> {
             "the API server rejected {what}{at}: \"{v}\" is not one of {}",
             choices.join(", ")
         );
-        if let Some(k) = suggest(v, choices) {
-            let _ = write!(msg, "; did you mean \"{k}\"?");
-        }
+        crate::did_you_mean(&mut msg, v, choices);
         return Some(msg);
     }
     if line.contains("is invalid:") && path.is_some() {
@@ -483,8 +481,8 @@ fn terraform_choice(line: &str, what: &str) -> Option<String> {
             msg,
             "; this resource takes the cloud API's names, not Kubernetes': write \"{c}\""
         );
-    } else if let Some(k) = suggest(got, &choices) {
-        let _ = write!(msg, "; did you mean \"{k}\"?");
+    } else {
+        crate::did_you_mean(&mut msg, got, &choices);
     }
     Some(msg)
 }

@@ -30,11 +30,8 @@ impl Reducer<'_> {
             }
             let field = join(path, &e.key);
             let mut msg = format!("unknown field \"{}\" in {what}", e.key);
-            match suggest(&e.key, known) {
-                Some(s) => {
-                    let _ = write!(msg, "; did you mean \"{s}\"?");
-                }
-                None => msg.push('.'),
+            if !crate::did_you_mean(&mut msg, &e.key, known) {
+                msg.push('.');
             }
             msg.push_str(" The API server ignores it");
             if let Some(c) = consequence(what, suggest(&e.key, known)) {

@@ -170,9 +170,7 @@ impl Reducer<'_> {
                 && let Some(e) = item.get("protocol")
             {
                 let mut msg = format!("protocol \"{protocol}\" is not one of TCP, UDP, SCTP");
-                if let Some(k) = suggest(&protocol, &PROTOCOLS) {
-                    let _ = write!(msg, "; did you mean \"{k}\"?");
-                }
+                crate::did_you_mean(&mut msg, &protocol, &PROTOCOLS);
                 msg.push_str(" The API server rejects it: Unsupported value");
                 let loc = self.loc(e.value.pos, &join(&ip, "protocol"));
                 self.push(Diagnostic::error(Code::InvalidValue, loc, msg));
@@ -482,10 +480,8 @@ impl Reducer<'_> {
                     allowed.join(", ")
                 )
             };
-            if !operator.is_empty()
-                && let Some(k) = suggest(&operator, allowed)
-            {
-                let _ = write!(msg, "; did you mean \"{k}\"?");
+            if !operator.is_empty() {
+                crate::did_you_mean(&mut msg, &operator, allowed);
             }
             msg.push_str(" The API server rejects it (Unsupported value); the scheduler cannot parse such a term, so it matches no node");
             problem = Some((at(self, "operator"), msg));

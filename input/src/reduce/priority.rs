@@ -112,9 +112,7 @@ impl Reducer<'_> {
                 let loc = self.loc(e.value.pos, &p);
                 let mut msg =
                     format!("preemptionPolicy \"{s}\" is not one of PreemptLowerPriority, Never");
-                if let Some(k) = suggest(&s, &["PreemptLowerPriority", "Never"]) {
-                    let _ = write!(msg, "; did you mean \"{k}\"?");
-                }
+                crate::did_you_mean(&mut msg, &s, &["PreemptLowerPriority", "Never"]);
                 msg.push_str(" The API server rejects it: Unsupported value");
                 self.push(Diagnostic::error(Code::InvalidValue, loc, msg));
             }

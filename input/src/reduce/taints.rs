@@ -28,9 +28,7 @@ impl Reducer<'_> {
                         let mut msg = format!(
                             "operator \"{s}\" is not one of Equal, Exists (or Lt, Gt with the TaintTolerationComparisonOperators gate)"
                         );
-                        if let Some(k) = suggest(&s, &OPERATORS) {
-                            let _ = write!(msg, "; did you mean \"{k}\"?");
-                        }
+                        crate::did_you_mean(&mut msg, &s, &OPERATORS);
                         msg.push_str(" The API server rejects it: Unsupported value");
                         let loc = self.loc(e.value.pos, &p);
                         self.push(Diagnostic::error(Code::InvalidValue, loc, msg));
@@ -66,9 +64,7 @@ impl Reducer<'_> {
         if toleration {
             msg.push_str(" (or empty, for every effect)");
         }
-        if let Some(k) = suggest(s, &EFFECTS) {
-            let _ = write!(msg, "; did you mean \"{k}\"?");
-        }
+        crate::did_you_mean(&mut msg, s, &EFFECTS);
         msg.push_str(" The API server rejects it: Unsupported value");
         let loc = self.loc(pos, path);
         self.push(Diagnostic::error(Code::InvalidValue, loc, msg));

@@ -171,11 +171,8 @@ impl Reducer<'_> {
                 )
             } else {
                 let mut m = format!("unknown field \"{}\" in {} spec", e.key, obj.kind);
-                match suggest(&e.key, &WORKLOAD_SPEC_FIELDS) {
-                    Some(s) => {
-                        let _ = write!(m, "; did you mean \"{s}\"?");
-                    }
-                    None => m.push('.'),
+                if !crate::did_you_mean(&mut m, &e.key, &WORKLOAD_SPEC_FIELDS) {
+                    m.push('.');
                 }
                 m.push_str(" The API server ignores it");
                 m
@@ -260,9 +257,7 @@ impl Reducer<'_> {
                         let mut msg = format!(
                             "preemptionPolicy \"{s}\" is not one of PreemptLowerPriority, Never"
                         );
-                        if let Some(k) = suggest(&s, &["PreemptLowerPriority", "Never"]) {
-                            let _ = write!(msg, "; did you mean \"{k}\"?");
-                        }
+                        crate::did_you_mean(&mut msg, &s, &["PreemptLowerPriority", "Never"]);
                         msg.push_str(" The API server rejects it: Unsupported value");
                         self.push(Diagnostic::error(Code::InvalidValue, loc, msg));
                     }
