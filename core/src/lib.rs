@@ -37,6 +37,7 @@ pub mod kubectl;
 pub mod labels;
 pub mod matching;
 pub mod model;
+pub mod name_map;
 pub mod node_lifecycle;
 pub mod quantity;
 pub mod resource;

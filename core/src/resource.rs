@@ -35,171 +35,16 @@
 //! Not modelled: in-place resize (`status.containerStatuses[].resources` /
 //! `allocatedResources`): every pod's requests come from its spec.
 
-use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use crate::name_map::NameMap;
 use crate::quantity::Quantity;
 use crate::version::KubeVersion;
 
-/// `core/v1.ResourceList`: resource name → quantity, in name order.
-///
-/// A sorted list rather than a `BTreeMap<String, Quantity>`: a list holds a handful of
-/// resources, and that map type's B-tree code would be in the wasm modules for it
-/// alone. It iterates, compares, hashes, prints and (with `serde`) serializes as the map
-/// did, and offers the map's methods that callers use.
-#[derive(Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(
-        from = "BTreeMap<String, Quantity>",
-        into = "BTreeMap<String, Quantity>"
-    )
-)]
-pub struct ResourceList(Vec<(String, Quantity)>);
-
-impl ResourceList {
-    /// An empty list.
-    pub const fn new() -> Self {
-        Self(Vec::new())
-    }
-
-    /// Whether no resource is present.
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    /// The number of resources.
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    /// The quantity of `name`, if present.
-    pub fn get(&self, name: &str) -> Option<&Quantity> {
-        self.position(name).ok().map(|i| &self.0[i].1)
-    }
-
-    /// Whether `name` is present.
-    pub fn contains_key(&self, name: &str) -> bool {
-        self.position(name).is_ok()
-    }
-
-    /// The pairs in name order.
-    pub fn iter(&self) -> impl Iterator<Item = (&String, &Quantity)> {
-        self.into_iter()
-    }
-
-    /// The names in order.
-    pub fn keys(&self) -> impl Iterator<Item = &String> {
-        self.0.iter().map(|(k, _)| k)
-    }
-
-    /// The quantities in name order.
-    pub fn values(&self) -> impl Iterator<Item = &Quantity> {
-        self.0.iter().map(|(_, v)| v)
-    }
-
-    /// The names in order, taking the list.
-    pub fn into_keys(self) -> impl Iterator<Item = String> {
-        self.0.into_iter().map(|(k, _)| k)
-    }
-
-    /// Sets `name` to `quantity`, returning the previous quantity.
-    pub fn insert(&mut self, name: String, quantity: Quantity) -> Option<Quantity> {
-        match self.position(&name) {
-            Ok(i) => Some(core::mem::replace(&mut self.0[i].1, quantity)),
-            Err(i) => {
-                self.0.insert(i, (name, quantity));
-                None
-            }
-        }
-    }
-
-    /// The quantity of `name`, inserted as `default` when absent, for updating in place
-    /// (the map's `entry(name).or_insert(default)`).
-    pub fn get_or_insert(&mut self, name: &str, default: Quantity) -> &mut Quantity {
-        let i = match self.position(name) {
-            Ok(i) => i,
-            Err(i) => {
-                self.0.insert(i, (String::from(name), default));
-                i
-            }
-        };
-        &mut self.0[i].1
-    }
-
-    fn position(&self, name: &str) -> Result<usize, usize> {
-        self.0.binary_search_by(|(k, _)| k.as_str().cmp(name))
-    }
-}
-
-impl core::fmt::Debug for ResourceList {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_map().entries(self.iter()).finish()
-    }
-}
-
-/// `list["cpu"]`, as on the map: panics when the name is absent.
-impl core::ops::Index<&str> for ResourceList {
-    type Output = Quantity;
-
-    fn index(&self, name: &str) -> &Quantity {
-        self.get(name).expect("no entry found for key")
-    }
-}
-
-impl<'a> IntoIterator for &'a ResourceList {
-    type Item = (&'a String, &'a Quantity);
-    type IntoIter = core::iter::Map<
-        core::slice::Iter<'a, (String, Quantity)>,
-        fn(&'a (String, Quantity)) -> (&'a String, &'a Quantity),
-    >;
-
-    fn into_iter(self) -> Self::IntoIter {
-        self.0.iter().map(|(k, v)| (k, v))
-    }
-}
-
-impl IntoIterator for ResourceList {
-    type Item = (String, Quantity);
-    type IntoIter = alloc::vec::IntoIter<(String, Quantity)>;
-
-    fn into_iter(self) -> Self::IntoIter {
-        self.0.into_iter()
-    }
-}
-
-/// As with the map's `collect`, the last quantity given for a name wins.
-impl FromIterator<(String, Quantity)> for ResourceList {
-    fn from_iter<I: IntoIterator<Item = (String, Quantity)>>(pairs: I) -> Self {
-        let mut list = Self::new();
-        list.extend(pairs);
-        list
-    }
-}
-
-impl Extend<(String, Quantity)> for ResourceList {
-    fn extend<I: IntoIterator<Item = (String, Quantity)>>(&mut self, pairs: I) {
-        for (k, v) in pairs {
-            self.insert(k, v);
-        }
-    }
-}
-
-#[cfg(feature = "serde")]
-impl From<BTreeMap<String, Quantity>> for ResourceList {
-    fn from(map: BTreeMap<String, Quantity>) -> Self {
-        Self(map.into_iter().collect())
-    }
-}
-
-#[cfg(feature = "serde")]
-impl From<ResourceList> for BTreeMap<String, Quantity> {
-    fn from(list: ResourceList) -> Self {
-        crate::sort::map_from(list.0)
-    }
-}
+/// `core/v1.ResourceList`: resource name → quantity, in name order (a [`NameMap`], so
+/// the modules hold no `BTreeMap<String, Quantity>` code).
+pub type ResourceList = NameMap<Quantity>;
 
 /// `pods`
 pub const PODS: &str = "pods";
@@ -535,94 +380,10 @@ pub struct Resource {
     pub scalar: Scalars,
 }
 
-/// `Resource.ScalarResources`: resource name → amount, in name order.
-///
-/// A sorted list rather than a `BTreeMap<String, i64>`: that map type is used nowhere
-/// else, and its B-tree code would be in the wasm modules for it alone (a pod or node
-/// holds a handful of scalar resources). It iterates, compares, orders and (with
-/// `serde`) serializes as the map did.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(from = "BTreeMap<String, i64>", into = "BTreeMap<String, i64>")
-)]
-pub struct Scalars(Vec<(String, i64)>);
-
-impl Scalars {
-    /// Whether no scalar resource is present.
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    /// The number of scalar resources.
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    /// The amount of `name`, if present.
-    pub fn get(&self, name: &str) -> Option<&i64> {
-        self.position(name).ok().map(|i| &self.0[i].1)
-    }
-
-    /// The pairs in name order.
-    pub fn iter(&self) -> impl Iterator<Item = (&String, &i64)> {
-        self.0.iter().map(|(k, v)| (k, v))
-    }
-
-    /// Sets `name` to `amount`, returning the previous amount.
-    pub fn insert(&mut self, name: String, amount: i64) -> Option<i64> {
-        match self.position(&name) {
-            Ok(i) => Some(core::mem::replace(&mut self.0[i].1, amount)),
-            Err(i) => {
-                self.0.insert(i, (name, amount));
-                None
-            }
-        }
-    }
-
-    /// The amount of `name` (inserted as 0 when absent), for updating in place.
-    fn entry(&mut self, name: &str) -> &mut i64 {
-        let i = match self.position(name) {
-            Ok(i) => i,
-            Err(i) => {
-                self.0.insert(i, (String::from(name), 0));
-                i
-            }
-        };
-        &mut self.0[i].1
-    }
-
-    fn position(&self, name: &str) -> Result<usize, usize> {
-        self.0.binary_search_by(|(k, _)| k.as_str().cmp(name))
-    }
-}
-
-impl<'a> IntoIterator for &'a Scalars {
-    type Item = (&'a String, &'a i64);
-    type IntoIter = core::iter::Map<
-        core::slice::Iter<'a, (String, i64)>,
-        fn(&'a (String, i64)) -> (&'a String, &'a i64),
-    >;
-
-    fn into_iter(self) -> Self::IntoIter {
-        self.0.iter().map(|(k, v)| (k, v))
-    }
-}
-
-#[cfg(feature = "serde")]
-impl From<BTreeMap<String, i64>> for Scalars {
-    fn from(map: BTreeMap<String, i64>) -> Self {
-        Self(map.into_iter().collect())
-    }
-}
-
-#[cfg(feature = "serde")]
-impl From<Scalars> for BTreeMap<String, i64> {
-    fn from(s: Scalars) -> Self {
-        crate::sort::map_from(s.0)
-    }
-}
+/// `Resource.ScalarResources`: resource name → amount, in name order (a [`NameMap`], so
+/// the modules hold no `BTreeMap<String, i64>` code; a pod or node holds a handful of
+/// scalar resources).
+pub type Scalars = NameMap<i64>;
 
 impl Resource {
     /// `NewResource(list)`.
@@ -644,7 +405,7 @@ impl Resource {
                 }
                 PODS => self.allowed_pod_number = self.allowed_pod_number.saturating_add(q.value()),
                 n if is_scalar_resource_name(n) => {
-                    let e = self.scalar.entry(n);
+                    let e = self.scalar.get_or_insert(n, 0);
                     *e = e.saturating_add(q.value());
                 }
                 _ => {}
@@ -661,7 +422,7 @@ impl Resource {
                 EPHEMERAL_STORAGE => self.ephemeral_storage = self.ephemeral_storage.max(q.value()),
                 PODS => {}
                 n if is_scalar_resource_name(n) => {
-                    let e = self.scalar.entry(n);
+                    let e = self.scalar.get_or_insert(n, 0);
                     *e = (*e).max(q.value());
                 }
                 _ => {}
@@ -676,7 +437,7 @@ impl Resource {
         self.ephemeral_storage = self.ephemeral_storage.saturating_add(o.ephemeral_storage);
         self.allowed_pod_number = self.allowed_pod_number.saturating_add(o.allowed_pod_number);
         for (k, v) in &o.scalar {
-            let e = self.scalar.entry(k);
+            let e = self.scalar.get_or_insert(k, 0);
             *e = e.saturating_add(*v);
         }
     }
@@ -688,7 +449,7 @@ impl Resource {
         self.ephemeral_storage = self.ephemeral_storage.saturating_sub(o.ephemeral_storage);
         self.allowed_pod_number = self.allowed_pod_number.saturating_sub(o.allowed_pod_number);
         for (k, v) in &o.scalar {
-            let e = self.scalar.entry(k);
+            let e = self.scalar.get_or_insert(k, 0);
             *e = e.saturating_sub(*v);
         }
     }
@@ -901,98 +662,6 @@ pub fn names(list: &ResourceList) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use proptest::prelude::*;
-
-    proptest! {
-        /// The sorted list behaves as the `BTreeMap<String, i64>` it replaces: the same
-        /// pairs in the same order, the same lookups, the same order between two of them.
-        #[test]
-        fn scalars_behave_as_a_map(
-            a in proptest::collection::vec(("[a-d]{1,2}", -5i64..5), 0..12),
-            b in proptest::collection::vec(("[a-d]{1,2}", -5i64..5), 0..12),
-        ) {
-            let build = |pairs: &[(String, i64)]| {
-                let mut ours = Scalars::default();
-                let mut map = BTreeMap::new();
-                for (k, v) in pairs {
-                    prop_assert_eq!(ours.insert(k.clone(), *v), map.insert(k.clone(), *v));
-                }
-                Ok((ours, map))
-            };
-            let (sa, ma) = build(&a)?;
-            let (sb, mb) = build(&b)?;
-            prop_assert!(sa.iter().eq(ma.iter()));
-            prop_assert_eq!(sa.len(), ma.len());
-            for key in ["a", "b", "cd", "e"] {
-                prop_assert_eq!(sa.get(key), ma.get(key));
-            }
-            prop_assert_eq!(sa.cmp(&sb), ma.cmp(&mb));
-            prop_assert_eq!(sa == sb, ma == mb);
-            prop_assert_eq!(
-                serde_json::to_string(&sa).ok(),
-                serde_json::to_string(&ma).ok()
-            );
-            let back: Scalars = serde_json::from_str(&serde_json::to_string(&ma).unwrap_or_default())
-                .unwrap_or_default();
-            prop_assert_eq!(back, sa);
-        }
-    }
-
-    proptest! {
-        /// The sorted list behaves as the `BTreeMap<String, Quantity>` it replaces: the
-        /// same pairs in the same order, the same lookups and updates, equality, `Debug`
-        /// text and JSON both ways.
-        #[test]
-        fn resource_list_behaves_as_a_map(
-            a in proptest::collection::vec(("[a-d]{1,2}", -5i64..5), 0..12),
-            b in proptest::collection::vec(("[a-d]{1,2}", -5i64..5), 0..12),
-        ) {
-            let build = |pairs: &[(String, i64)]| {
-                let mut ours = ResourceList::new();
-                let mut map = BTreeMap::new();
-                for (k, v) in pairs {
-                    let q = Quantity::from_milli(*v);
-                    prop_assert_eq!(ours.insert(k.clone(), q), map.insert(k.clone(), q));
-                    let (o, m) = (ours.get_or_insert("b", q), map.entry(String::from("b")).or_insert(q));
-                    prop_assert_eq!(*o, *m);
-                    *o = o.plus(q);
-                    *m = m.plus(q);
-                }
-                Ok((ours, map))
-            };
-            let (la, ma) = build(&a)?;
-            let (lb, mb) = build(&b)?;
-            prop_assert!(la.iter().eq(ma.iter()));
-            prop_assert!(la.keys().eq(ma.keys()));
-            prop_assert!(la.values().eq(ma.values()));
-            prop_assert_eq!(la.len(), ma.len());
-            prop_assert_eq!(la.is_empty(), ma.is_empty());
-            for key in ["a", "b", "cd", "e"] {
-                prop_assert_eq!(la.get(key), ma.get(key));
-                prop_assert_eq!(la.contains_key(key), ma.contains_key(key));
-            }
-            prop_assert_eq!(la == lb, ma == mb);
-            prop_assert_eq!(la.cmp(&lb), ma.cmp(&mb));
-            prop_assert_eq!(alloc::format!("{la:?}"), alloc::format!("{ma:?}"));
-            let collected: ResourceList = a
-                .iter()
-                .map(|(k, v)| (k.clone(), Quantity::from_int(*v)))
-                .collect();
-            let collected_map: BTreeMap<String, Quantity> = a
-                .iter()
-                .map(|(k, v)| (k.clone(), Quantity::from_int(*v)))
-                .collect();
-            prop_assert!(collected.clone().into_iter().eq(collected_map.clone()));
-            prop_assert_eq!(
-                serde_json::to_string(&collected).ok(),
-                serde_json::to_string(&collected_map).ok()
-            );
-            let back: ResourceList =
-                serde_json::from_str(&serde_json::to_string(&collected_map).unwrap_or_default())
-                    .unwrap_or_default();
-            prop_assert_eq!(back, collected);
-        }
-    }
 
     #[test]
     fn adding_resources_merges_scalars_by_name() {
