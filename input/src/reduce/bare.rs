@@ -170,12 +170,12 @@ impl Reducer<'_> {
                 Kind::Str(s) => self.spec_text(s, item.pos, &p),
                 Kind::Null(_) => {}
                 _ => {
-                    let loc = self.loc(item.pos, &p);
-                    self.push(Diagnostic::warning(
+                    self.warn(
                         Code::Unrecognized,
-                        loc,
+                        item.pos,
+                        &p,
                         format!("a list item here should be a taint, a toleration or an object, found {}", describe(item)),
-                    ));
+                    );
                 }
             }
         }
@@ -202,15 +202,15 @@ impl Reducer<'_> {
                     }
                 }
             }
-            let loc = self.loc(v.pos, path);
-            self.push(Diagnostic::warning(
+            self.warn(
                 Code::Unrecognized,
-                loc,
+                v.pos,
+                path,
                 format!(
                     "this list not read: its items have no field of a taint or a toleration (keys: {}); a list in prose, or another object",
                     keys.join(", ")
                 ),
-            ));
+            );
             return;
         }
         let tolerations = plain.iter().any(|(_, it)| it.get("operator").is_some() || it.get("tolerationSeconds").is_some())

@@ -20,12 +20,12 @@ impl Reducer<'_> {
             }
             // `then i create a pod :` written above the object: prose, not a field.
             if e.key.trim().contains(' ') && matches!(e.value.kind, Kind::Null(_)) {
-                let loc = self.loc(e.key_pos, "");
-                self.push(Diagnostic::warning(
+                self.warn(
                     Code::Unrecognized,
-                    loc,
+                    e.key_pos,
+                    "",
                     "this line not read: looks like prose written around the object, not a field",
-                ));
+                );
                 continue;
             }
             let field = join(path, &e.key);
@@ -48,8 +48,7 @@ impl Reducer<'_> {
                     " kubectl apply (--validate=strict, the default) rejects it: strict decoding error: unknown field \"{rel}\""
                 );
             }
-            let loc = self.loc(e.key_pos, &field);
-            self.push(Diagnostic::warning(Code::UnknownField, loc, msg));
+            self.warn(Code::UnknownField, e.key_pos, &field, msg);
         }
     }
 
@@ -100,8 +99,7 @@ impl Reducer<'_> {
                 gt = want.go()
             );
         }
-        let loc = self.loc(v.pos, path);
-        self.push(Diagnostic::error(Code::WrongType, loc, msg));
+        self.error(Code::WrongType, v.pos, path, msg);
     }
 
     pub(super) fn get_str(
@@ -127,15 +125,15 @@ impl Reducer<'_> {
 
     pub(super) fn non_finite(&mut self, v: &Value, path: &str, obj: &mut Obj) {
         obj.failed = true;
-        let loc = self.loc(v.pos, path);
-        self.push(Diagnostic::error(
+        self.error(
             Code::WrongType,
-            loc,
+            v.pos,
+            path,
             format!(
                 "`{}` is read as an infinite or not-a-number float, which JSON cannot carry; kubectl fails with: json: unsupported value",
                 source_text(v)
             ),
-        ));
+        );
     }
 
     /// The string `get_str` reads, empty when it is null or not a string (one call
@@ -237,12 +235,12 @@ impl Reducer<'_> {
                         if let Some(t) = text {
                             if Quantity::parse(&t).is_none() {
                                 obj.failed = true;
-                                let loc = self.loc(e.value.pos, &p);
-                                self.push(Diagnostic::error(
+                                self.error(
                                     Code::InvalidValue,
-                                    loc,
+                                    e.value.pos,
+                                    &p,
                                     format!("\"{t}\" is not a resource quantity (such as 500m, 2, 1.5Gi): {QUANTITY_FORMAT}"),
-                                ));
+                                );
                             } else {
                                 out.insert(e.key.clone(), t);
                             }

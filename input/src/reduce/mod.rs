@@ -165,6 +165,18 @@ impl Reducer<'_> {
         self.out.diagnostics.push(d);
     }
 
+    /// A warning at `pos`, the value or key at `path`.
+    fn warn(&mut self, code: Code, pos: Pos, path: &str, message: impl Into<String>) {
+        let loc = self.loc(pos, path);
+        self.push(Diagnostic::warning(code, loc, message));
+    }
+
+    /// An error at `pos`, the value or key at `path`.
+    fn error(&mut self, code: Code, pos: Pos, path: &str, message: impl Into<String>) {
+        let loc = self.loc(pos, path);
+        self.push(Diagnostic::error(code, loc, message));
+    }
+
     /// Reads one document.
     pub fn document(&mut self, root: &Value) {
         match &root.kind {
@@ -174,15 +186,15 @@ impl Reducer<'_> {
             Kind::Seq(items) => self.bare_seq(root, items, ""),
             Kind::Str(s) => self.spec_text(s, root.pos, ""),
             _ => {
-                let loc = self.loc(root.pos, "");
-                self.push(Diagnostic::warning(
+                self.warn(
                     Code::Unrecognized,
-                    loc,
+                    root.pos,
+                    "",
                     format!(
                         "this document is a single {} value; expected a Kubernetes object, a list of taints or tolerations, or taint specs",
                         root.json_type()
                     ),
-                ));
+                );
             }
         }
     }
@@ -235,27 +247,27 @@ impl Reducer<'_> {
                             Kind::Map(_) => self.object(item, &p),
                             Kind::Null(_) => {}
                             _ => {
-                                let loc = self.loc(item.pos, &p);
-                                self.push(Diagnostic::error(
+                                self.error(
                                     Code::WrongType,
-                                    loc,
+                                    item.pos,
+                                    &p,
                                     format!(
                                         "a list item must be an object, found {}",
                                         describe(item)
                                     ),
-                                ));
+                                );
                             }
                         }
                     }
                 }
                 Kind::Null(_) => {}
                 _ => {
-                    let loc = self.loc(items.value.pos, &join(path, "items"));
-                    self.push(Diagnostic::error(
+                    self.error(
                         Code::WrongType,
-                        loc,
+                        items.value.pos,
+                        &join(path, "items"),
                         format!("items must be a list, found {}", describe(&items.value)),
-                    ));
+                    );
                 }
             }
             return;
@@ -268,14 +280,14 @@ impl Reducer<'_> {
             "PodDisruptionBudget" => self.disruption_budget(v, path, obj),
             "" => self.bare_map(v, path),
             other => {
-                let loc = self.loc(v.pos, path);
-                self.push(Diagnostic::warning(
+                self.warn(
                     Code::IgnoredKind,
-                    loc,
+                    v.pos,
+                    path,
                     format!(
                         "kind {other} is not read here (it has no taints or tolerations); ignored"
                     ),
-                ));
+                );
             }
         }
     }

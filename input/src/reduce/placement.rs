@@ -83,8 +83,7 @@ pub(super) fn host_ports(ports: &[RawPort], host_network: bool) -> Vec<HostPort>
 impl Reducer<'_> {
     /// A warning that a field is not modelled and the real answer may differ.
     pub(super) fn not_modelled(&mut self, pos: Pos, path: &str, msg: String) {
-        let loc = self.loc(pos, path);
-        self.push(Diagnostic::warning(Code::NotModelled, loc, msg));
+        self.warn(Code::NotModelled, pos, path, msg);
     }
 
     /// `resources.requests` / `limits` of a container or the pod (quantities).
@@ -172,8 +171,7 @@ impl Reducer<'_> {
                 let mut msg = format!("protocol \"{protocol}\" is not one of TCP, UDP, SCTP");
                 crate::did_you_mean(&mut msg, &protocol, &PROTOCOLS);
                 msg.push_str(" The API server rejects it: Unsupported value");
-                let loc = self.loc(e.value.pos, &join(&ip, "protocol"));
-                self.push(Diagnostic::error(Code::InvalidValue, loc, msg));
+                self.error(Code::InvalidValue, e.value.pos, &join(&ip, "protocol"), msg);
             }
             self.unknown_fields(item, &ip, &PORT_FIELDS, "a container port", obj);
             out.push(RawPort {
@@ -255,21 +253,21 @@ impl Reducer<'_> {
                                 }
                             }
                             if items.is_empty() {
-                                let loc = self.loc(t.value.pos, &tp);
-                                self.push(Diagnostic::error(
+                                self.error(
                                     Code::MissingField,
-                                    loc,
+                                    t.value.pos,
+                                    &tp,
                                     format!("{tp} is empty: the API server rejects it (Required value: must have at least one node selector term); a required node affinity without terms matches no node"),
-                                ));
+                                );
                             }
                         }
                         None => {
-                            let loc = self.loc(e.value.pos, &p);
-                            self.push(Diagnostic::error(
+                            self.error(
                                 Code::MissingField,
-                                loc,
+                                e.value.pos,
+                                &p,
                                 format!("{p} has no nodeSelectorTerms: the API server rejects it (Required value: must have at least one node selector term)"),
-                            ));
+                            );
                         }
                     }
                     self.unknown_fields(
@@ -320,22 +318,22 @@ impl Reducer<'_> {
                             .and_then(|x| i32::try_from(x).ok())
                             .unwrap_or(0);
                         if !(1..=100).contains(&x) && !obj.failed {
-                            let loc = self.loc(w.value.pos, &wp);
-                            self.push(Diagnostic::error(
+                            self.error(
                                 Code::InvalidValue,
-                                loc,
+                                w.value.pos,
+                                &wp,
                                 format!("weight {x} is outside 1..100: the API server rejects it (Invalid value: must be in the range 1-100)"),
-                            ));
+                            );
                         }
                         x
                     }
                     None => {
-                        let loc = self.loc(item.pos, &ip);
-                        self.push(Diagnostic::error(
+                        self.error(
                             Code::MissingField,
-                            loc,
+                            item.pos,
+                            &ip,
                             format!("{ip} has no weight: the API server rejects it (Invalid value: 0: must be in the range 1-100)"),
-                        ));
+                        );
                         0
                     }
                 };
@@ -621,15 +619,15 @@ impl Reducer<'_> {
                         Kind::Str(s) => s.clone(),
                         Kind::Num(n) if !n.json.is_empty() => n.json.clone(),
                         _ => {
-                            let loc = self.loc(e.value.pos, &p);
-                            self.push(Diagnostic::error(
+                            self.error(
                                 Code::WrongType,
-                                loc,
+                                e.value.pos,
+                                &p,
                                 format!(
                                     "{p} must be a quantity such as 500m or 1Gi, but {}; left out",
                                     describe(&e.value)
                                 ),
-                            ));
+                            );
                             continue;
                         }
                     };
@@ -638,12 +636,12 @@ impl Reducer<'_> {
                             out.insert(e.key.clone(), q);
                         }
                         None => {
-                            let loc = self.loc(e.value.pos, &p);
-                            self.push(Diagnostic::error(
+                            self.error(
                                 Code::InvalidValue,
-                                loc,
+                                e.value.pos,
+                                &p,
                                 format!("\"{text}\" is not a resource quantity (such as 500m, 2, 1.5Gi): {QUANTITY_FORMAT}; left out"),
-                            ));
+                            );
                         }
                     }
                 }
@@ -651,15 +649,15 @@ impl Reducer<'_> {
             }
             Kind::Null(_) => None,
             _ => {
-                let loc = self.loc(v.pos, path);
-                self.push(Diagnostic::error(
+                self.error(
                     Code::WrongType,
-                    loc,
+                    v.pos,
+                    path,
                     format!(
                         "{path} must be an object of resource quantities, but {}; not read",
                         describe(v)
                     ),
-                ));
+                );
                 None
             }
         }

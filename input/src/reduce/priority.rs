@@ -39,14 +39,14 @@ impl Reducer<'_> {
             Some(_) => return,
             None => format!("{} is not a known system priority class", pc.name),
         };
-        let loc = self.loc(at, &join(&pc.location.path, "metadata.name"));
-        self.push(Diagnostic::error(
+        self.error(
             Code::InvalidValue,
-            loc,
+            at,
+            &join(&pc.location.path, "metadata.name"),
             format!(
                 "the API server rejects this class: metadata.name: Forbidden: priority class names with 'system-' prefix are reserved for system use only. error: {err}"
             ),
-        ));
+        );
     }
 
     pub(super) fn priority_class(&mut self, v: &Value, path: &str, mut obj: Obj) {
@@ -63,14 +63,14 @@ impl Reducer<'_> {
             if let Some(x) = value {
                 pc.value = i32::try_from(x).unwrap_or_default();
                 if x > HIGHEST_USER_DEFINABLE_PRIORITY && !pc.name.starts_with("system-") {
-                    let loc = self.loc(e.value.pos, &p);
-                    self.push(Diagnostic::error(
+                    self.error(
                         Code::InvalidValue,
-                        loc,
+                        e.value.pos,
+                        &p,
                         format!(
                             "value {x} is above the largest a user-defined class may have; the API server rejects it: value: Forbidden: maximum allowed value of a user defined priority is {HIGHEST_USER_DEFINABLE_PRIORITY}"
                         ),
-                    ));
+                    );
                 }
             }
         }

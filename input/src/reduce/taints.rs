@@ -30,8 +30,7 @@ impl Reducer<'_> {
                         );
                         crate::did_you_mean(&mut msg, &s, &OPERATORS);
                         msg.push_str(" The API server rejects it: Unsupported value");
-                        let loc = self.loc(e.value.pos, &p);
-                        self.push(Diagnostic::error(Code::InvalidValue, loc, msg));
+                        self.error(Code::InvalidValue, e.value.pos, &p, msg);
                     }
                 }
                 "value" => t.value = self.str_or_empty(&e.value, &p, "Toleration", obj),
@@ -66,8 +65,7 @@ impl Reducer<'_> {
         }
         crate::did_you_mean(&mut msg, s, &EFFECTS);
         msg.push_str(" The API server rejects it: Unsupported value");
-        let loc = self.loc(pos, path);
-        self.push(Diagnostic::error(Code::InvalidValue, loc, msg));
+        self.error(Code::InvalidValue, pos, path, msg);
     }
 
     pub(super) fn taint(

@@ -98,15 +98,15 @@ impl Reducer<'_> {
                     return;
                 }
                 _ => {
-                    let loc = self.loc(cur.pos, &cur_path);
-                    self.push(Diagnostic::warning(
+                    self.warn(
                         Code::MissingField,
-                        loc,
+                        cur.pos,
+                        &cur_path,
                         format!(
                             "this {kind} has no {} (the pod template), so it has no tolerations to read",
                             join(&cur_path, seg)
                         ),
-                    ));
+                    );
                     break;
                 }
             }
@@ -177,8 +177,7 @@ impl Reducer<'_> {
                 m.push_str(" The API server ignores it");
                 m
             };
-            let loc = self.loc(e.key_pos, &field);
-            self.push(Diagnostic::warning(Code::UnknownField, loc, msg));
+            self.warn(Code::UnknownField, e.key_pos, &field, msg);
         }
     }
 
