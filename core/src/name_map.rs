@@ -1,6 +1,7 @@
 //! A map from names to values kept as a list sorted by name: the stand-in for a Go
 //! `map[string]X` (and a `BTreeMap<String, V>`) where a map holds a handful of entries,
-//! such as a resource list (`core/v1.ResourceList`) or the scheduler's scalar resources.
+//! such as a resource list (`core/v1.ResourceList`), the scheduler's scalar resources or
+//! a FitError's reason counts.
 //!
 //! Why a sorted list rather than the map: `BTreeMap`'s B-tree code would be in the wasm
 //! modules once per value type it holds, for maps of a few entries each. Hand-written for

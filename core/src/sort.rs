@@ -106,14 +106,6 @@ pub fn set_from<T: Ord>(items: impl IntoIterator<Item = T>) -> BTreeSet<T> {
     set
 }
 
-/// The position of `key` in a list of `(name, count)` pairs sorted by name (`Err`: where
-/// it would be inserted). A sorted list of such pairs stands in for a
-/// `BTreeMap<String, usize>` where a map holds a few entries, so the modules need not
-/// hold that map type's B-tree code.
-pub fn find_key(list: &[(alloc::string::String, usize)], key: &str) -> Result<usize, usize> {
-    list.binary_search_by(|(k, _)| k.as_str().cmp(key))
-}
-
 /// Adds `name` to a sorted list without repeats, in order; `false` if it was there. A
 /// sorted list of strings stands in for a `BTreeSet<String>` where a set holds a few
 /// names, so the modules need not hold that set type's B-tree code.

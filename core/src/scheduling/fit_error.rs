@@ -8,6 +8,7 @@ use alloc::vec::Vec;
 use core::fmt::Write;
 
 use crate::model::PreemptionPolicy;
+use crate::name_map::NameMap;
 use crate::version::KubeVersion;
 
 /// `ErrNoNodesAvailable`: the whole message when the cluster has no nodes at all.
@@ -21,12 +22,10 @@ pub const NO_PREEMPTION_VICTIMS: &str = "No preemption victims found for incomin
 pub const PREEMPTION_POLICY_NEVER: &str = "not eligible due to preemptionPolicy=Never.";
 /// DefaultPreemption's prefix on its post-filter message.
 pub const PREEMPTION_PREFIX: &str = "preemption: ";
-/// Adds `count` to `reason`'s entry of a list sorted by reason, inserting it in order.
-fn add_count(list: &mut Vec<(String, usize)>, reason: &str, count: usize) {
-    match crate::sort::find_key(list, reason) {
-        Ok(i) => list[i].1 = list[i].1.saturating_add(count),
-        Err(i) => list.insert(i, (String::from(reason), count)),
-    }
+/// Adds `count` to `reason`'s entry.
+fn add_count(counts: &mut NameMap<usize>, reason: &str, count: usize) {
+    let n = counts.get_or_insert(reason, 0);
+    *n = n.saturating_add(count);
 }
 
 /// `validation.NoteLengthLimit`: the longest event message, in bytes.
@@ -43,10 +42,9 @@ pub const EVENT_TRUNCATION_SUFFIX: &str = " ...";
 pub struct FitError {
     /// `NumAllNodes`.
     pub num_all_nodes: usize,
-    /// Reason → number of recorded nodes that gave it, sorted by reason (a list rather
-    /// than a `BTreeMap<String, usize>`, a map type the wasm modules would hold for this
-    /// alone; a FitError has a handful of reasons).
-    pub reasons: Vec<(String, usize)>,
+    /// Reason → number of recorded nodes that gave it, in reason order (a [`NameMap`]:
+    /// a FitError has a handful of reasons).
+    pub reasons: NameMap<usize>,
     /// How many nodes were recorded explicitly (`NodeToStatus.Len()`).
     pub recorded_nodes: usize,
     /// Reasons of the shared status of nodes never recorded (`AbsentNodesStatus`);
