@@ -276,11 +276,10 @@ pub(crate) struct Word {
 pub(crate) fn command_start(line: &str) -> Option<usize> {
     let line = line.strip_suffix('\r').unwrap_or(line);
     let mut words: Vec<(usize, &str)> = Vec::new();
-    let mut pos = 0;
     for w in line.split_whitespace().take(16) {
-        let at = line[pos..].find(w).map_or(pos, |i| i + pos);
-        pos = at + w.len();
-        words.push((at, w));
+        // `w` is a slice of `line`: its offset is where it starts, without searching the
+        // rest of the line for its text (a one-line JSON paste is one word of megabytes).
+        words.push((w.as_ptr() as usize - line.as_ptr() as usize, w));
     }
     for (k, &(at, w)) in words.iter().enumerate() {
         let next = words.get(k + 1).map(|x| x.1);
