@@ -276,6 +276,14 @@ fn is_prose_label(line: &str) -> bool {
 
 /// A line made only of taint specs (`dedicated=gpu:NoSchedule other:NoExecute`).
 fn is_spec_line(line: &str) -> bool {
+    // A first word that `is_spec_word` rejects by its first character ends the check
+    // before the line is split (a one-line JSON paste is one word of megabytes).
+    if line
+        .trim_start()
+        .starts_with(['-', '#', '{', '[', '"', '\''])
+    {
+        return false;
+    }
     let mut any = false;
     for w in line.split_whitespace() {
         if !kubectl::is_spec_word(w) {
