@@ -49,6 +49,19 @@ fn field_path(line: &str) -> Option<String> {
     None
 }
 
+/// The fix for a field `known` does not hold: `; write "K" instead of "FIELD"` when
+/// `field` is near one of them (K), else the list of them.
+fn field_hint(msg: &mut String, field: &str, known: &[&str]) {
+    match suggest(field, known) {
+        Some(k) => {
+            let _ = write!(msg, "; write \"{k}\" instead of \"{field}\"");
+        }
+        None => {
+            let _ = write!(msg, "; its fields are {}", known.join(", "));
+        }
+    }
+}
+
 /// An explanation of a tool's error about a toleration or taint in this line, if it
 /// holds one.
 pub(crate) fn explain(line: &str) -> Option<String> {
@@ -109,14 +122,7 @@ pub(crate) fn explain(line: &str) -> Option<String> {
             "{who}: {what} has no field \"{field}\"{}",
             at.map(|a| format!(" (at {a})")).unwrap_or_default()
         );
-        match suggest(field, known) {
-            Some(k) => {
-                let _ = write!(msg, "; write \"{k}\" instead of \"{field}\"");
-            }
-            None => {
-                let _ = write!(msg, "; its fields are {}", known.join(", "));
-            }
-        }
+        field_hint(&mut msg, field, known);
         return Some(msg);
     }
     // kubectl's validation before 1.8: `found invalid field efect for v1.Toleration`.
@@ -133,14 +139,7 @@ pub(crate) fn explain(line: &str) -> Option<String> {
         let mut msg = format!(
             "kubectl's client-side validation rejected the file: {ty} has no field \"{field}\""
         );
-        match suggest(field, known) {
-            Some(k) => {
-                let _ = write!(msg, "; write \"{k}\" instead of \"{field}\"");
-            }
-            None => {
-                let _ = write!(msg, "; its fields are {}", known.join(", "));
-            }
-        }
+        field_hint(&mut msg, field, known);
         return Some(msg);
     }
     if let Some(msg) = terraform_choice(line, what) {
