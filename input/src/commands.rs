@@ -5,7 +5,7 @@
 use taintlab_core::KubeVersion;
 use taintlab_core::kubectl::{self, CommandError};
 
-use crate::diag::{Code, Diagnostic, Location};
+use crate::diag::{Code, Location};
 use crate::kubectl::{CommandVerb, TaintCommandLine, Word};
 use crate::model::{Form, Parsed, TaintList};
 
@@ -57,14 +57,14 @@ pub(crate) fn push_taint_command(
                 .unwrap_or_else(|| location.clone()),
             _ => location.clone(),
         };
-        out.diagnostics.push(Diagnostic::error(
+        out.push_error(
             Code::KubectlCommand,
             loc,
             format!(
                 "kubectl rejects this command: {}",
                 stderr.trim_end().replace('\n', " / ")
             ),
-        ));
+        );
         cmd.error = Some(stderr);
     }
     out.taint_commands.push(cmd);
@@ -87,13 +87,13 @@ pub(crate) fn bare_specs(
     };
     for (spec, loc) in specs {
         if spec.ends_with('-') {
-            out.diagnostics.push(Diagnostic::warning(
+            out.push_warning(
                 Code::KubectlCommand,
                 loc.clone(),
                 format!(
                     "\"{spec}\" removes a taint, which needs a node: write it in a command such as kubectl taint nodes NODE {spec}"
                 ),
-            ));
+            );
             continue;
         }
         match kubectl::parse_taints(&[spec.as_str()], version) {
@@ -103,11 +103,11 @@ pub(crate) fn bare_specs(
                     list.locations.push(loc.clone());
                 }
             }
-            Err(e) => out.diagnostics.push(Diagnostic::error(
+            Err(e) => out.push_error(
                 Code::InvalidValue,
                 loc.clone(),
                 format!("this taint spec is not valid (kubectl says: {e})"),
-            )),
+            ),
         }
     }
     if !list.taints.is_empty() {

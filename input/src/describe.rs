@@ -207,13 +207,13 @@ pub(crate) fn parse_object(lines: &[(usize, &str)], doc: usize, out: &mut Parsed
             }
         } else {
             if unschedulable_location.is_none() && !node.unschedulable {
-                out.diagnostics.push(Diagnostic::warning(
+                out.push_warning(
                     Code::Lossy,
                     loc.clone(),
                     format!(
                         "the describe output of node \"{name}\" has no Unschedulable: line (kubectl before 1.10 does not print it): whether it is cordoned is unknown"
                     ),
-                ));
+                );
             }
             let capacity = get("Capacity").map(|b| resource_block(b, "Capacity", doc, out));
             let allocatable =
@@ -248,13 +248,13 @@ pub(crate) fn parse_object(lines: &[(usize, &str)], doc: usize, out: &mut Parsed
             let l = Location::at(doc, no, col).with_path("Tolerations");
             if let Some(t) = read_toleration(text, l.clone(), out) {
                 if !operator_shown && t.value.is_empty() && t.operator == Operator::Equal {
-                    out.diagnostics.push(Diagnostic::warning(
+                    out.push_warning(
                         Code::Lossy,
                         l.clone(),
                         format!(
                             "\"{text}\" does not show its operator (kubectl 1.7 to 1.18 printed Exists and Equal with an empty value alike): it may be Exists (any value) or Equal to \"\"; read as Equal, check the pod's YAML"
                         ),
-                    ));
+                    );
                 }
                 tolerations.push(t);
                 locations.push(l);
@@ -270,11 +270,11 @@ pub(crate) fn parse_object(lines: &[(usize, &str)], doc: usize, out: &mut Parsed
                 form: Form::DescribePod,
             });
         } else if !events_read {
-            out.diagnostics.push(Diagnostic::warning(
+            out.push_warning(
                 Code::Describe,
                 loc,
                 "this looks like kubectl describe output but has no Name:, Taints: or Tolerations: to read",
-            ));
+            );
         }
         return Form::DescribePod;
     }
@@ -391,13 +391,13 @@ fn resource_block(b: &Block, field: &str, doc: usize, out: &mut Parsed) -> Resou
             Some(q) => {
                 list.insert(name.to_string(), q);
             }
-            None => out.diagnostics.push(Diagnostic::error(
+            None => out.push_error(
                 Code::Describe,
                 Location::at(doc, no, col).with_path(format!("{field}.{name}")),
                 format!(
                     "{field} {name}: \"{value}\" is not a resource quantity (such as 500m, 2, 1.5Gi); left out"
                 ),
-            )),
+            ),
         }
     }
     list
@@ -438,14 +438,14 @@ fn bound_pods(b: &Block, node: &str, doc: usize, out: &mut Parsed) {
                     let m = if limit { &mut c.limits } else { &mut c.requests };
                     m.insert(resource.to_string(), v.to_string());
                 }
-                None => out.diagnostics.push(Diagnostic::error(
+                None => out.push_error(
                     Code::Describe,
                     loc.clone(),
                     format!(
                         "pod {ns}/{name}: \"{v}\" is not a resource quantity ({resource} {}); left out",
                         if limit { "limit" } else { "request" }
                     ),
-                )),
+                ),
             }
         }
         let mut w = Workload::pod(name, ns, loc, Form::DescribeNode);
@@ -506,14 +506,14 @@ fn container_blocks(
                     };
                     m.insert(name.to_string(), value.to_string());
                 } else {
-                    out.diagnostics.push(Diagnostic::error(
+                    out.push_error(
                         Code::Describe,
                         Location::at(doc, *no, *col).with_path(field),
                         format!(
                             "container {}: {name} \"{value}\" is not a resource quantity; left out",
                             c.name
                         ),
-                    ));
+                    );
                 }
             }
             (t, None) if t.starts_with("Image:") => {
@@ -653,11 +653,11 @@ fn read_effect(s: &str, loc: &Location, out: &mut Parsed) -> TaintEffect {
 /// One describe taint: `key`, `key:Effect`, `key=value:Effect`, `key=value:`.
 fn read_taint(text: &str, loc: Location, out: &mut Parsed) -> Option<Taint> {
     if text.contains(char::is_whitespace) {
-        out.diagnostics.push(Diagnostic::error(
+        out.push_error(
             Code::Describe,
             loc,
             format!("\"{text}\" is not a taint as kubectl describe prints it (key=value:Effect)"),
-        ));
+        );
         return None;
     }
     let (kv, effect) = match text.rsplit_once(':') {
@@ -666,13 +666,13 @@ fn read_taint(text: &str, loc: Location, out: &mut Parsed) -> Option<Taint> {
     };
     let (key, value) = kv.split_once('=').unwrap_or((kv, ""));
     if effect.is_empty() {
-        out.diagnostics.push(Diagnostic::warning(
+        out.push_warning(
             Code::Describe,
             loc.clone(),
             format!(
                 "the taint \"{text}\" has no effect; the API server does not accept such a taint"
             ),
-        ));
+        );
     }
     Some(Taint::new(key, value, effect))
 }
@@ -697,11 +697,11 @@ fn read_toleration(text: &str, loc: Location, out: &mut Parsed) -> Option<Tolera
         rest = r.trim_end();
     }
     if rest.contains(char::is_whitespace) {
-        out.diagnostics.push(Diagnostic::error(
+        out.push_error(
             Code::Describe,
             loc,
             format!("\"{text}\" is not a toleration as kubectl describe prints it (key=value:Effect op=Exists for 300s)"),
-        ));
+        );
         return None;
     }
     let (kv, effect) = match rest.rsplit_once(':') {
@@ -728,13 +728,13 @@ fn read_toleration(text: &str, loc: Location, out: &mut Parsed) -> Option<Tolera
             .chars()
             .all(|c| c.is_ascii_digit())
     {
-        out.diagnostics.push(Diagnostic::warning(
+        out.push_warning(
             Code::Lossy,
             loc.clone(),
             format!(
                 "kubectl describe prints Equal, Lt and Gt tolerations alike, so \"{rest}\" is read as operator Equal; it may have been Lt or Gt (check the pod's YAML)"
             ),
-        ));
+        );
     }
     Some(Toleration::new(key, operator, value, effect).with_seconds(seconds))
 }

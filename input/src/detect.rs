@@ -12,7 +12,7 @@ use std::borrow::Cow;
 
 use crate::commands;
 use crate::describe;
-use crate::diag::{Code, Diagnostic, Location};
+use crate::diag::{Code, Location};
 use crate::event;
 use crate::json;
 use crate::kubectl::{self, CommandKind};
@@ -391,14 +391,14 @@ pub(crate) fn parse_auto(text: &str, opts: &Options) -> Parsed {
             continue;
         }
         if c.out.documents.len() > opts.limits.max_documents {
-            c.out.diagnostics.push(Diagnostic::error(
+            c.out.push_error(
                 Code::TooManyDocuments,
                 Location::at(0, i + 1, 1),
                 format!(
                     "more than {} documents in one paste; the rest is not read",
                     opts.limits.max_documents
                 ),
-            ));
+            );
             break;
         }
         // The forms a line can start, tried in this order: the first that recognises
@@ -542,11 +542,8 @@ impl<'a> Ctx<'a, '_> {
         }
         if let Some((msg, l, col)) = err {
             let doc = self.new_doc(Form::KubectlTaint, i + 1, i + used);
-            self.out.diagnostics.push(Diagnostic::error(
-                Code::KubectlCommand,
-                Location::at(doc, l, col),
-                msg,
-            ));
+            self.out
+                .push_error(Code::KubectlCommand, Location::at(doc, l, col), msg);
         } else {
             self.mode = Mode::Normal;
             for (first, kind) in kubectl::kubectl_commands(words) {
@@ -647,11 +644,8 @@ impl<'a> Ctx<'a, '_> {
         let (why, used) =
             crate::tool::terraform_diagnostic(&self.lines.window(at.off, at.i + 1, 12))?;
         self.end_before(at);
-        self.out.diagnostics.push(Diagnostic::warning(
-            Code::ToolError,
-            Location::at(0, at.i + 1, 1),
-            why,
-        ));
+        self.out
+            .push_warning(Code::ToolError, Location::at(0, at.i + 1, 1), why);
         Some(self.lines_from(at.off, used))
     }
 
@@ -699,11 +693,8 @@ impl<'a> Ctx<'a, '_> {
                 used = 2;
             }
         }
-        self.out.diagnostics.push(Diagnostic::warning(
-            Code::ToolError,
-            Location::at(0, at.i + 1, 1),
-            why,
-        ));
+        self.out
+            .push_warning(Code::ToolError, Location::at(0, at.i + 1, 1), why);
         Some(self.lines_from(at.off, used))
     }
 
@@ -1022,14 +1013,14 @@ impl<'a> Ctx<'a, '_> {
             return Some((1, at.next));
         }
         self.end_before(at);
-        self.out.diagnostics.push(Diagnostic::warning(
+        self.out.push_warning(
             Code::Unrecognized,
             Location::at(0, i + 1, 1),
             format!(
                 "line {} not read: looks like prose, not an input Taintlab reads",
                 i + 1
             ),
-        ));
+        );
         Some((1, at.next))
     }
 
@@ -1181,11 +1172,8 @@ fn table_body(c: &mut Ctx, off: usize, i: usize, h: table::Header, skip: usize) 
     // `FailedCreate` rows quoting the API server's rejection.
     for r in &rows {
         if let Some(why) = crate::tool::explain(&r.text) {
-            c.out.diagnostics.push(Diagnostic::warning(
-                Code::ToolError,
-                Location::at(doc, r.line, 1),
-                why,
-            ));
+            c.out
+                .push_warning(Code::ToolError, Location::at(doc, r.line, 1), why);
         }
     }
     let pod = c.described_pod.take();
@@ -1209,13 +1197,13 @@ impl Ctx<'_, '_> {
             } else {
                 format!("lines {a}-{b}")
             };
-            self.out.diagnostics.push(Diagnostic::warning(
+            self.out.push_warning(
                 Code::SkippedLine,
                 Location::at(0, a, 1),
                 format!(
                     "{what}: kubectl output (warnings, results or a table), not input; skipped"
                 ),
-            ));
+            );
         }
     }
 
@@ -1315,14 +1303,14 @@ impl Ctx<'_, '_> {
             } else {
                 format!("lines {}–{}", line0 + 1, last)
             };
-            self.out.diagnostics.push(Diagnostic::warning(
+            self.out.push_warning(
                 Code::Unrecognized,
                 Location::at(0, line0 + 1, 1),
                 format!(
                     "{what} not read: looks like {}, not an input Taintlab reads",
                     looks_like(text)
                 ),
-            ));
+            );
         }
     }
 }

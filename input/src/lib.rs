@@ -135,7 +135,7 @@ fn too_large(text: &str, opts: &Options) -> Option<Parsed> {
         return None;
     }
     let mut p = Parsed::default();
-    p.diagnostics.push(Diagnostic::error(
+    p.push_error(
         Code::InputTooLarge,
         Location::default(),
         format!(
@@ -144,7 +144,7 @@ fn too_large(text: &str, opts: &Options) -> Option<Parsed> {
             opts.limits.max_input_bytes,
             opts.limits.max_input_bytes / (1024 * 1024)
         ),
-    ));
+    );
     Some(p)
 }
 

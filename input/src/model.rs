@@ -8,7 +8,7 @@ use taintlab_core::model::PodPlacement;
 use taintlab_core::resource::ResourceList;
 use taintlab_core::{Node, Pod, PreemptionPolicy, QosClass, Taint, Toleration};
 
-use crate::diag::{Diagnostic, Location, Severity};
+use crate::diag::{Code, Diagnostic, Location, Severity};
 use crate::event::SchedulingEvent;
 use crate::kubectl::TaintCommandLine;
 use crate::quantity::Quantity;
@@ -476,6 +476,28 @@ impl Parsed {
         self.diagnostics
             .iter()
             .filter(|d| d.severity == Severity::Warning)
+    }
+
+    /// Records an error.
+    pub(crate) fn push_error(
+        &mut self,
+        code: Code,
+        location: Location,
+        message: impl Into<String>,
+    ) {
+        self.diagnostics
+            .push(Diagnostic::error(code, location, message));
+    }
+
+    /// Records a warning.
+    pub(crate) fn push_warning(
+        &mut self,
+        code: Code,
+        location: Location,
+        message: impl Into<String>,
+    ) {
+        self.diagnostics
+            .push(Diagnostic::warning(code, location, message));
     }
 
     /// True when nothing at all was read.

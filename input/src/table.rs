@@ -11,7 +11,7 @@
 
 use taintlab_core::{Node, Taint, TaintEffect};
 
-use crate::diag::{Code, Diagnostic, Location};
+use crate::diag::{Code, Location};
 use crate::event::{self, SchedulingEvent};
 use crate::model::{Form, InputNode, Parsed, PriorityClass, Workload};
 
@@ -530,14 +530,14 @@ pub(crate) fn read_taint_rows(lines: &[(usize, &str)], doc: usize, out: &mut Par
                     taint_locations.push(loc.clone());
                 }
             }
-            None => out.diagnostics.push(Diagnostic::error(
+            None => out.push_error(
                 Code::InvalidValue,
                 loc.clone(),
                 format!(
                     "the taints of node {} are not a list kubectl prints (Go maps `[map[effect:NoSchedule key:k]]` or JSON); not read",
                     row.name
                 ),
-            )),
+            ),
         }
         out.nodes.push(InputNode {
             node,
@@ -602,11 +602,11 @@ pub(crate) fn read_nodes(h: &NodeHeader, lines: &[(usize, &str)], doc: usize, ou
         });
     }
     if any && h.taints.is_none() {
-        out.diagnostics.push(Diagnostic::warning(
+        out.push_warning(
             Code::Lossy,
             Location::at(doc, lines.first().map_or(0, |l| l.0), 1),
             "kubectl get nodes does not print taints: these nodes are read with their names and cordon state only (use -o yaml, or custom columns with TAINTS:.spec.taints, to see taints)",
-        ));
+        );
     }
 }
 
@@ -872,7 +872,7 @@ pub(crate) fn read_pods(h: &PodHeader, lines: &[(usize, &str)], doc: usize, out:
         out.workloads.push(w);
     }
     if let Some((a, b)) = unread {
-        out.diagnostics.push(Diagnostic::warning(
+        out.push_warning(
             Code::Unrecognized,
             Location::at(doc, a, 1),
             if a == b {
@@ -880,14 +880,14 @@ pub(crate) fn read_pods(h: &PodHeader, lines: &[(usize, &str)], doc: usize, out:
             } else {
                 format!("lines {a}–{b} not read: they do not line up with the pods table's header")
             },
-        ));
+        );
     }
     if any {
-        out.diagnostics.push(Diagnostic::warning(
+        out.push_warning(
             Code::Lossy,
             Location::at(doc, lines.first().map_or(0, |l| l.0), 1),
             "kubectl get pods does not print tolerations, node selectors or requests: these pods are read with their names, phases and nodes only (use -o yaml to see the rest)",
-        ));
+        );
     }
 }
 
@@ -945,22 +945,22 @@ pub(crate) fn read_priority_classes(
         }
         let col = |at: usize| line[..at].chars().count() + 1;
         if words.len() != h.cells {
-            out.diagnostics.push(Diagnostic::warning(
+            out.push_warning(
                 Code::Unrecognized,
                 Location::at(doc, *no, 1),
                 format!(
                     "line {no} not read: it does not line up with the PriorityClass table's header"
                 ),
-            ));
+            );
             continue;
         }
         let (value_at, value) = words[h.value];
         let Some(value) = crate::parse_i32(value) else {
-            out.diagnostics.push(Diagnostic::error(
+            out.push_error(
                 Code::WrongType,
                 Location::at(doc, *no, col(value_at)),
                 format!("VALUE {value} is not a whole number; the PriorityClass is not read"),
-            ));
+            );
             continue;
         };
         let policy = h.preemption_policy.map(|i| words[i]);
@@ -969,11 +969,11 @@ pub(crate) fn read_priority_classes(
             .map(|i| words[i])
             .filter(|(_, p)| !matches!(*p, "Never" | "PreemptLowerPriority" | "<none>"))
         {
-            out.diagnostics.push(Diagnostic::error(
+            out.push_error(
                 Code::InvalidValue,
                 Location::at(doc, *no, col(at)),
                 format!("preemptionPolicy \"{p}\" is not one of PreemptLowerPriority, Never"),
-            ));
+            );
         }
         out.priority_classes.push(PriorityClass {
             name: words[0].1.to_string(),
