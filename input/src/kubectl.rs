@@ -275,12 +275,7 @@ pub(crate) struct Word {
 /// `+ `. The `k` alias and OpenShift's `oc` count when a kubectl verb follows them.
 pub(crate) fn command_start(line: &str) -> Option<usize> {
     let line = line.strip_suffix('\r').unwrap_or(line);
-    let mut words: Vec<(usize, &str)> = Vec::new();
-    for w in line.split_whitespace().take(16) {
-        // `w` is a slice of `line`: its offset is where it starts, without searching the
-        // rest of the line for its text (a one-line JSON paste is one word of megabytes).
-        words.push((w.as_ptr() as usize - line.as_ptr() as usize, w));
-    }
+    let words = first_words(line, 16);
     for (k, &(at, w)) in words.iter().enumerate() {
         let next = words.get(k + 1).map(|x| x.1);
         let is_cmd = matches!(w, "kubectl" | "kubectl.exe" | "microk8s.kubectl")
@@ -290,6 +285,49 @@ pub(crate) fn command_start(line: &str) -> Option<usize> {
         }
     }
     None
+}
+
+/// The first `max` words of `line` with their byte offsets, as `split_whitespace` splits
+/// it. Found by bytes, decoding only at bytes that start a non-ASCII character (which may
+/// be a Unicode space): every line goes through [`command_start`], and a one-line JSON
+/// paste is one word of megabytes.
+fn first_words(line: &str, max: usize) -> Vec<(usize, &str)> {
+    // The length of the whitespace character at byte `i` (a character boundary), or 0.
+    let space = |i: usize| match line.as_bytes()[i] {
+        b'\t'..=b'\r' | b' ' => 1,
+        0xC0.. => line[i..]
+            .chars()
+            .next()
+            .filter(|c| c.is_whitespace())
+            .map_or(0, char::len_utf8),
+        _ => 0,
+    };
+    let mut words = Vec::new();
+    let mut i = 0;
+    while words.len() < max {
+        loop {
+            let n = if i < line.len() { space(i) } else { 0 };
+            if n == 0 {
+                break;
+            }
+            i += n;
+        }
+        if i == line.len() {
+            break;
+        }
+        let start = i;
+        // To the next byte that may start whitespace (ASCII up to the space, or a
+        // non-ASCII character's first byte; never 0x80-0xBF, inside a character).
+        while i < line.len() && space(i) == 0 {
+            let rest = &line.as_bytes()[i + 1..];
+            i += 1 + rest
+                .iter()
+                .position(|&b| b <= b' ' || b >= 0xC0)
+                .unwrap_or(rest.len());
+        }
+        words.push((start, &line[start..i]));
+    }
+    words
 }
 
 /// A kubectl command quoted as inline code in a line of prose, or in single quotes in a
@@ -763,6 +801,34 @@ mod tests {
     fn unterminated_quote() {
         let (_, _, err) = shell_words(&[(3, "kubectl taint nodes n 'a=b:NoSchedule")], 0);
         assert_eq!(err, Some(("this quote is never closed".into(), 3, 23)));
+    }
+
+    #[test]
+    fn first_words_split_as_split_whitespace() {
+        let spaces = [
+            " ", "\t", "\n", "\x0b", "\x0c", "\r", "\u{85}", "\u{a0}", "\u{1680}", "\u{2000}",
+            "\u{200a}", "\u{2028}", "\u{2029}", "\u{202f}", "\u{205f}", "\u{3000}",
+        ];
+        // Not whitespace, some sharing a first byte with a Unicode space.
+        let others = [
+            "a", "\u{80}", "\u{a1}", "\u{1681}", "\u{200b}", "\u{3001}", "é", "❯", "𝄞",
+        ];
+        let mut lines = vec![String::new()];
+        for s in spaces {
+            for o in others {
+                lines.push(format!("{s}{o}{s}{s}{o}{o}{s}"));
+                lines.push(format!("{o}{s}{o}"));
+            }
+        }
+        lines.push("k  get\u{3000}nodes\u{a0}-o\x0bwide \u{2003}x".into());
+        for line in &lines {
+            let want: Vec<(usize, &str)> = line
+                .split_whitespace()
+                .map(|w| (w.as_ptr() as usize - line.as_ptr() as usize, w))
+                .collect();
+            assert_eq!(first_words(line, usize::MAX), want, "{line:?}");
+            assert_eq!(first_words(line, 2), want[..want.len().min(2)], "{line:?}");
+        }
     }
 
     #[test]
