@@ -315,6 +315,29 @@ impl Reducer<'_> {
         }
     }
 
+    /// The `values` strings of a selector requirement at `v` (a node selector's or a
+    /// label selector's, `go_type`); items of another type are reported and left out.
+    pub(super) fn requirement_values(
+        &mut self,
+        v: &Value,
+        path: &str,
+        go_type: &str,
+        obj: &mut Obj,
+    ) -> Vec<String> {
+        let mut values = Vec::new();
+        let Some(e) = v.get("values") else {
+            return values;
+        };
+        let vp = join(path, "values");
+        let items = self.list(&e.value, &vp, go_type, "[]string", obj);
+        for (i, item) in items.iter().enumerate() {
+            if let Some(s) = self.get_str(item, &index(&vp, i), go_type, obj) {
+                values.push(s);
+            }
+        }
+        values
+    }
+
     pub(super) fn metadata(
         &mut self,
         v: &Value,

@@ -177,27 +177,7 @@ impl Reducer<'_> {
                 let ip = index(&xp, i);
                 let key = self.opt_str(item, "key", &ip, "LabelSelectorRequirement", obj);
                 let operator = self.opt_str(item, "operator", &ip, "LabelSelectorRequirement", obj);
-                let mut values = Vec::new();
-                if let Some(vals) = item.get("values") {
-                    let vp = join(&ip, "values");
-                    for (j, val) in self
-                        .list(
-                            &vals.value,
-                            &vp,
-                            "LabelSelectorRequirement",
-                            "[]string",
-                            obj,
-                        )
-                        .iter()
-                        .enumerate()
-                    {
-                        if let Some(s) =
-                            self.get_str(val, &index(&vp, j), "LabelSelectorRequirement", obj)
-                        {
-                            values.push(s);
-                        }
-                    }
-                }
+                let values = self.requirement_values(item, &ip, "LabelSelectorRequirement", obj);
                 sel.match_expressions.push(LabelSelectorRequirement {
                     key,
                     operator,

@@ -422,17 +422,7 @@ impl Reducer<'_> {
         }
         let key = self.opt_str(v, "key", path, "NodeSelectorRequirement", obj);
         let operator = self.opt_str(v, "operator", path, "NodeSelectorRequirement", obj);
-        let mut values = Vec::new();
-        if let Some(e) = v.get("values") {
-            let vp = join(path, "values");
-            let items = self.list(&e.value, &vp, "NodeSelectorRequirement", "[]string", obj);
-            for (i, item) in items.iter().enumerate() {
-                if let Some(s) = self.get_str(item, &index(&vp, i), "NodeSelectorRequirement", obj)
-                {
-                    values.push(s);
-                }
-            }
-        }
+        let values = self.requirement_values(v, path, "NodeSelectorRequirement", obj);
         self.unknown_fields(
             v,
             path,
