@@ -60,6 +60,14 @@ pub(crate) fn block_start(line: &str) -> bool {
     if !line.contains('{') {
         return false;
     }
+    // The block's name starts the line (see block_header): other lines, such as a
+    // one-line JSON paste, are not scanned for a comment.
+    if !line
+        .trim_start()
+        .starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+    {
+        return false;
+    }
     let Some((name, labels)) = block_header(strip_comment(line).trim()) else {
         return false;
     };
