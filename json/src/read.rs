@@ -1139,6 +1139,18 @@ pub fn pod(v: &V, arg: &str, version: KubeVersion) -> ApiResult<PodIn> {
     one_of(pods, arg, "pod")
 }
 
+/// Exactly one node, as the core model has it (the reader's extras dropped). One
+/// function for every caller that wants only the node: each caller that took `.node`
+/// itself carried its own copy of the drop of the other fields.
+pub fn core_node(v: &V, arg: &str, version: KubeVersion) -> ApiResult<Node> {
+    node(v, arg, version).map(|n| n.node)
+}
+
+/// Exactly one pod, as the core model has it (see [`core_node`]).
+pub fn core_pod(v: &V, arg: &str, version: KubeVersion) -> ApiResult<Pod> {
+    pod(v, arg, version).map(|p| p.pod)
+}
+
 fn one_of<T>(items: Vec<T>, arg: &str, what: &str) -> ApiResult<T> {
     single(items, arg, what, "", &[])
 }

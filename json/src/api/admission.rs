@@ -319,7 +319,7 @@ pub fn admit_node(node: &V, options: &V) -> ApiResult {
         .choice("operation", &OPERATIONS)?
         .and_then(Operation::parse)
         .unwrap_or(Operation::Create);
-    let mut node = read::node(node, "node", version)?.node;
+    let mut node = read::core_node(node, "node", version)?;
     let added = taint_nodes_by_condition(op, &mut node.taints);
     let mut j = J::new();
     j.open().key("taints");

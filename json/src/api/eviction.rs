@@ -119,12 +119,12 @@ fn read_events(list: &V, sem: Semantics) -> ApiResult<Vec<TimedEvent>> {
         let node_name = |v: &V, key: &str| -> ApiResult<String> {
             match v {
                 V::Str(s) if !s.contains([':', '\n', '=']) => Ok(s.clone()),
-                other => Ok(read::node(other, &e.at(key), sem.version)?.node.name),
+                other => Ok(read::core_node(other, &e.at(key), sem.version)?.name),
             }
         };
         let event = match kind {
             "createNode" | "updateNode" => {
-                let n = read::node(need("node")?, &e.at("node"), sem.version)?.node;
+                let n = read::core_node(need("node")?, &e.at("node"), sem.version)?;
                 match known.iter_mut().find(|(name, _)| *name == n.name) {
                     Some(slot) => slot.1 = n.taints.clone(),
                     None => known.push((n.name.clone(), n.taints.clone())),
@@ -166,7 +166,7 @@ fn read_events(list: &V, sem: Semantics) -> ApiResult<Vec<TimedEvent>> {
                 }
             }
             "createPod" | "updatePod" => {
-                let p = read::pod(need("pod")?, &e.at("pod"), sem.version)?.pod;
+                let p = read::core_pod(need("pod")?, &e.at("pod"), sem.version)?;
                 if kind == "createPod" {
                     SimEvent::CreatePod(p)
                 } else {
@@ -181,7 +181,7 @@ fn read_events(list: &V, sem: Semantics) -> ApiResult<Vec<TimedEvent>> {
                         None => PodKey::new("default", s),
                     },
                     other => {
-                        let p = read::pod(other, &e.at("pod"), sem.version)?.pod;
+                        let p = read::core_pod(other, &e.at("pod"), sem.version)?;
                         PodKey::new(&p.namespace, &p.name)
                     }
                 };
@@ -218,7 +218,7 @@ pub fn eviction_timeline(scenario: &V, options: &V) -> ApiResult {
         let node = s
             .get("node")
             .ok_or_else(|| s.error("node", "missing-field", "is required (or give events)"))?;
-        let node = read::node(node, &s.at("node"), sem.version)?.node;
+        let node = read::core_node(node, &s.at("node"), sem.version)?;
         let mut pods = match (s.get("pods"), s.get("pod")) {
             (Some(p), None) => read::pods(p, &s.at("pods"), sem.version)?,
             (None, Some(p)) => vec![read::pod(p, &s.at("pod"), sem.version)?],
@@ -331,7 +331,7 @@ pub fn node_failure(scenario: &V, options: &V) -> ApiResult {
     let node = s
         .get("node")
         .ok_or_else(|| s.error("node", "missing-field", "is required"))?;
-    let node = read::node(node, &s.at("node"), sem.version)?.node;
+    let node = read::core_node(node, &s.at("node"), sem.version)?;
     let pods = match s.get("pods") {
         Some(p) => read::core_pods(&read::pods(p, &s.at("pods"), sem.version)?),
         None => Vec::new(),
