@@ -456,7 +456,7 @@ pub fn describe(subject: &V, options: &V) -> ApiResult {
     let mut node_block = false;
     if let Some(n) = s.get("node") {
         raw.push_str(&describe_taints(
-            &read::core_node(n, &s.at("node"), version)?.taints,
+            &read::node(n, &s.at("node"), version)?.node.taints,
         ));
         node_block = true;
     }
@@ -471,7 +471,7 @@ pub fn describe(subject: &V, options: &V) -> ApiResult {
     }
     if let Some(p) = s.get("pod") {
         raw.push_str(&describe_tolerations(
-            &read::core_pod(p, &s.at("pod"), version)?.tolerations,
+            &read::pod(p, &s.at("pod"), version)?.pod.tolerations,
         ));
     }
     if let Some(t) = s.get("tolerations") {

@@ -177,7 +177,7 @@ pub fn validate(subject: &V, options: &V) -> ApiResult {
     if let Some(pod) = s.get("pod") {
         let p = read::pod(pod, &s.at("pod"), v)?;
         let old = match s.get("oldPod") {
-            Some(old) => Some(read::core_pod(old, &s.at("oldPod"), v)?.tolerations),
+            Some(old) => Some(read::pod(old, &s.at("oldPod"), v)?.pod.tolerations),
             None => None,
         };
         results.push(validate_pod(&p, old.as_deref(), sem));
