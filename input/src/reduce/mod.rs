@@ -119,11 +119,17 @@ pub(crate) struct Reducer<'a> {
     pub version: taintlab_core::KubeVersion,
 }
 
+/// `base.key` (or `key` at the root), in one exact allocation: every field the reducer
+/// reads gets a path, and `format!`'s machinery here was a tenth of a large paste's parse.
 fn join(base: &str, key: &str) -> String {
     if base.is_empty() {
         key.to_string()
     } else {
-        format!("{base}.{key}")
+        let mut p = String::with_capacity(base.len() + 1 + key.len());
+        p.push_str(base);
+        p.push('.');
+        p.push_str(key);
+        p
     }
 }
 
