@@ -136,15 +136,8 @@ impl Reader<'_> {
             self.cur_line = 1;
             self.cur_col = 1;
         }
-        let seg = &self.b[self.cur_off..off];
-        let newlines = count_newlines(seg);
-        if newlines > 0 {
-            self.cur_line += newlines as u32;
-            let last = seg.iter().rposition(|&c| c == b'\n').unwrap_or(0);
-            self.cur_col = 1 + char_count(&seg[last + 1..]);
-        } else {
-            self.cur_col += char_count(seg);
-        }
+        (self.cur_line, self.cur_col) =
+            advance(self.cur_line, self.cur_col, self.b, self.cur_off, off);
         self.cur_off = off;
         Pos {
             line: self.cur_line + self.base_line,
@@ -669,36 +662,43 @@ fn has_below(w: u64, n: u8) -> u64 {
     w.wrapping_sub(ONES * n as u64) & !w & HIGHS
 }
 
-/// `\n` bytes in a slice, eight at a time.
-fn count_newlines(b: &[u8]) -> usize {
-    let lows = u64::from_le_bytes([0x7f; 8]);
-    let nl = ONES * b'\n' as u64;
-    let mut chunks = b.chunks_exact(8);
-    let mut n = 0;
-    for c in &mut chunks {
-        let x = u64::from_le_bytes(c.try_into().unwrap_or([0; 8])) ^ nl;
-        // High bit clear exactly in the bytes that were `\n`.
-        let t = ((x & lows).wrapping_add(lows)) | x;
-        n += (!t & HIGHS).count_ones() as usize;
+/// The line and column after `b`, from `line` and `col` before it: a `\n` starts a new
+/// line, every other byte that does not continue a UTF-8 character is a column. One pass,
+/// eight bytes at a time where they hold no `\n`: it runs before every value and key,
+/// over the few bytes since the last one.
+fn advance(line: u32, col: u32, b: &[u8], from: usize, to: usize) -> (u32, u32) {
+    fn step((line, col): (u32, u32), &c: &u8) -> (u32, u32) {
+        if c == b'\n' {
+            (line + 1, 1)
+        } else if c & 0xC0 != 0x80 {
+            (line, col + 1)
+        } else {
+            (line, col)
+        }
     }
-    n + chunks.remainder().iter().filter(|&&c| c == b'\n').count()
-}
-
-/// Characters in a UTF-8 byte slice (bytes that do not continue a character).
-fn char_count(b: &[u8]) -> u32 {
-    let mut chunks = b.chunks_exact(8);
-    let mut cont = 0;
-    for c in &mut chunks {
-        let w = u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
-        // Continuation bytes are 10xxxxxx: bit 7 set, bit 6 clear.
-        cont += (w & !(w << 1) & HIGHS).count_ones();
+    let mut at = (line, col);
+    let mut i = from;
+    while i < to {
+        let n = (to - i).min(8);
+        let w = match word(b, i) {
+            Some(w) if n == 8 => Some(w),
+            // The eight bytes that end at `to`, shifted so that only the last `n` are
+            // left (the zero bytes shifted in are neither `\n` nor continuations).
+            _ => to
+                .checked_sub(8)
+                .and_then(|s| word(b, s))
+                .map(|w| w >> (8 * (8 - n))),
+        };
+        match w {
+            // Continuation bytes are 10xxxxxx: bit 7 set, bit 6 clear.
+            Some(w) if has_byte(w, b'\n') == 0 => {
+                at.1 += n as u32 - (w & !(w << 1) & HIGHS).count_ones()
+            }
+            _ => at = b[i..i + n].iter().fold(at, step),
+        }
+        i += n;
     }
-    let rest = chunks
-        .remainder()
-        .iter()
-        .filter(|&&c| (c & 0xC0) == 0x80)
-        .count() as u32;
-    b.len() as u32 - cont - rest
+    at
 }
 
 #[cfg(test)]
@@ -706,7 +706,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn counting_newlines_and_characters() {
+    fn advancing_counts_lines_and_characters() {
         let samples = [
             "",
             "a",
@@ -714,20 +714,27 @@ mod tests {
             "abc\ndef\n\n\nghijklmnopq\n",
             "é€😀\n\u{7f}\u{80}x\ny\u{0}\u{a}\u{8a}zzzzzzzz\n\n",
             "\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n",
+            "abcdefgh\u{b}\u{c}\r\n\u{e9}abcdefghijklmnop\u{2028}x",
         ];
         for s in samples {
-            for start in 0..s.len() {
-                let b = &s.as_bytes()[start..];
-                assert_eq!(
-                    count_newlines(b),
-                    b.iter().filter(|&&c| c == b'\n').count(),
-                    "{s:?}[{start}..]"
-                );
-                assert_eq!(
-                    char_count(b) as usize,
-                    b.iter().filter(|&&c| (c & 0xC0) != 0x80).count(),
-                    "{s:?}[{start}..]"
-                );
+            let all = s.as_bytes();
+            for start in 0..=all.len() {
+                for end in start..=all.len() {
+                    // Byte by byte: lines are `\n`, columns characters (UTF-8 lead bytes).
+                    let (mut line, mut col) = (3, 5);
+                    for &c in &all[start..end] {
+                        if c == b'\n' {
+                            (line, col) = (line + 1, 1);
+                        } else if (c & 0xC0) != 0x80 {
+                            col += 1;
+                        }
+                    }
+                    assert_eq!(
+                        advance(3, 5, all, start, end),
+                        (line, col),
+                        "{s:?}[{start}..{end}]"
+                    );
+                }
             }
         }
     }
