@@ -174,13 +174,13 @@ impl Reducer<'_> {
     /// A warning at `pos`, the value or key at `path`.
     fn warn(&mut self, code: Code, pos: Pos, path: &str, message: impl Into<String>) {
         let loc = self.loc(pos, path);
-        self.push(Diagnostic::warning(code, loc, message));
+        self.out.push_warning(code, loc, message);
     }
 
     /// An error at `pos`, the value or key at `path`.
     fn error(&mut self, code: Code, pos: Pos, path: &str, message: impl Into<String>) {
         let loc = self.loc(pos, path);
-        self.push(Diagnostic::error(code, loc, message));
+        self.out.push_error(code, loc, message);
     }
 
     /// Reads one document.
