@@ -136,12 +136,12 @@ export!(
     /// Every pod on every node: verdicts, scores, FailedScheduling messages.
     "schedule", schedule => api::schedule, (pods, nodes, options)
 );
-#[cfg(feature = "engine")]
+#[cfg(feature = "tools")]
 export!(
     /// The taint-eviction controller over a scenario.
     "evictionTimeline", eviction_timeline => api::eviction_timeline, (scenario, options)
 );
-#[cfg(feature = "engine")]
+#[cfg(feature = "tools")]
 export!(
     /// A node whose kubelet stops reporting, and what becomes of its pods.
     "nodeFailure", node_failure => api::node_failure, (scenario, options)
@@ -151,22 +151,22 @@ export!(
     /// The API server's validation of tolerations and taints.
     "validate", validate => api::validate, (subject, options)
 );
-#[cfg(feature = "engine")]
+#[cfg(feature = "tools")]
 export!(
     /// The pod admission plugins that add or check tolerations.
     "admitPod", admit_pod => api::admit_pod, (pod, options)
 );
-#[cfg(feature = "engine")]
+#[cfg(feature = "tools")]
 export!(
     /// TaintNodesByCondition on a node.
     "admitNode", admit_node => api::admit_node, (node, options)
 );
-#[cfg(feature = "engine")]
+#[cfg(feature = "tools")]
 export!(
     /// The DaemonSet controller's tolerations and node checks.
     "daemonSet", daemon_set => api::daemon_set, (pod, nodes, options)
 );
-#[cfg(feature = "engine")]
+#[cfg(feature = "tools")]
 export!(
     /// Reads text in every accepted form.
     "parse", parse => api::parse, (text, options)

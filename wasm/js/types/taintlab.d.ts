@@ -902,19 +902,9 @@ export function tolerates(toleration: TolerationInput | ReadonlyArray<Toleration
 export function explain(pod: PodInput, node: NodeInput, options?: VersionOptions): Explanation;
 /** Every pod on every node: verdicts, scores and each pod's FailedScheduling message. */
 export function schedule(pods: PodsInput, nodes: NodesInput, options?: VersionOptions): ScheduleResult;
-/** The NoExecute taint-eviction controller, second by second. */
-export function evictionTimeline(scenario: EvictionScenario, options?: VersionOptions): EvictionTimeline;
-/** A kubelet stops reporting: when the taints appear and when each pod is evicted. */
-export function nodeFailure(scenario: NodeFailureScenario, options?: VersionOptions): NodeFailureTimeline;
-/** DefaultTolerationSeconds, PodTolerationRestriction and ExtendedResourceToleration, in apiserver order. */
-export function admitPod(pod: PodInput, options?: AdmissionOptions & VersionOptions): AdmissionResult;
-/** TaintNodesByCondition: the `not-ready:NoSchedule` taint of new nodes. */
-export function admitNode(node: NodeInput, options?: { operation?: AdmissionOperation; kubernetesVersion?: string }): { taints: Taint[]; added: boolean };
-/** The DaemonSet controller's tolerations, and whether a daemon pod runs on each node. */
-export function daemonSet(pod: PodInput, nodes?: NodesInput | null, options?: VersionOptions & { hostNetwork?: boolean }): DaemonSetResult;
-/** Reads text in every accepted form, with the location of everything. */
-export function parse(text: string, options?: ParseOptions): ParseResult;
-/** Everything a documentation example shows: admission, schedule, explanations and NoExecute timelines. */
+/** Everything a documentation example shows: admission, schedule, explanations and NoExecute timelines.
+ * (`evictionTimeline`, `nodeFailure`, `admitPod`, `admitNode`, `daemonSet` and `parse` are in
+ * `taintlab/tools`.) */
 export function analyze(input: Text | { nodes?: NodesInput; pods?: PodsInput }, options?: AnalyzeOptions): Analysis;
 /** The package version and the Kubernetes releases modelled. */
 export function info(): Info;

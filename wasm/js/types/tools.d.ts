@@ -1,12 +1,20 @@
-/* Taintlab tools: the API server's validation, `kubectl taint` and `kubectl describe`.
- * A separate wasm module from the engine (`taintlab`), so that documentation pages never
+/* Taintlab tools: the API server's validation, `kubectl taint` and `kubectl describe`, the
+ * admission plugins and the DaemonSet controller, the taint-eviction and node-failure
+ * timelines, and the input reader. A separate wasm module from the engine (`taintlab`), so
+ * that documentation pages, which load the engine for `<taint-check>`'s `analyze`, never
  * download it.
  */
 import type {
-  Info, KubernetesObject, Location, Node, NodeInput, NodesInput, PodInput, Taint, TaintsInput,
-  TolerationsInput, Text, VersionOptions,
+  AdmissionOperation, AdmissionOptions, AdmissionResult, DaemonSetResult, EvictionScenario,
+  EvictionTimeline, Info, KubernetesObject, Location, Node, NodeFailureScenario,
+  NodeFailureTimeline, NodeInput, NodesInput, ParseOptions, ParseResult, PodInput, Taint,
+  TaintsInput, TolerationsInput, Text, VersionOptions,
 } from "./taintlab.js";
 export type { TaintlabError, Location, Diagnostic, ErrorCode, Info } from "./taintlab.js";
+export type {
+  AdmissionOperation, AdmissionOptions, AdmissionResult, DaemonSetResult, EvictionScenario,
+  EvictionTimeline, NodeFailureScenario, NodeFailureTimeline, ParseOptions, ParseResult,
+} from "./taintlab.js";
 
 // ------------------------------------------------------------------------------------
 // Validation
@@ -91,5 +99,17 @@ export function validate(subject: ValidateSubject, options?: VersionOptions): Va
 export function kubectlTaint(command: string | ReadonlyArray<string>, nodes: NodesInput, options?: { kubernetesVersion?: string }): KubectlTaintResult;
 /** The `Taints:` and `Tolerations:` blocks of `kubectl describe`. */
 export function describe(subject: DescribeSubject, options?: DescribeOptions): string;
+/** The NoExecute taint-eviction controller, second by second. */
+export function evictionTimeline(scenario: EvictionScenario, options?: VersionOptions): EvictionTimeline;
+/** A kubelet stops reporting: when the taints appear and when each pod is evicted. */
+export function nodeFailure(scenario: NodeFailureScenario, options?: VersionOptions): NodeFailureTimeline;
+/** DefaultTolerationSeconds, PodTolerationRestriction and ExtendedResourceToleration, in apiserver order. */
+export function admitPod(pod: PodInput, options?: AdmissionOptions & VersionOptions): AdmissionResult;
+/** TaintNodesByCondition: the `not-ready:NoSchedule` taint of new nodes. */
+export function admitNode(node: NodeInput, options?: { operation?: AdmissionOperation; kubernetesVersion?: string }): { taints: Taint[]; added: boolean };
+/** The DaemonSet controller's tolerations, and whether a daemon pod runs on each node. */
+export function daemonSet(pod: PodInput, nodes?: NodesInput | null, options?: VersionOptions & { hostNetwork?: boolean }): DaemonSetResult;
+/** Reads text in every accepted form, with the location of everything. */
+export function parse(text: string, options?: ParseOptions): ParseResult;
 /** The package version and the Kubernetes releases modelled. */
 export function info(): Info;

@@ -1,19 +1,17 @@
 // Every function of the package with its types (checked with `tsc --noEmit`, under
 // NodeNext and Bundler resolution). Not run: it only has to type-check.
+import { analyze, explain, info, schedule, tolerates } from "taintlab";
 import {
   admitNode,
   admitPod,
-  analyze,
   daemonSet,
+  describe,
   evictionTimeline,
-  explain,
-  info,
+  kubectlTaint,
   nodeFailure,
   parse,
-  schedule,
-  tolerates,
-} from "taintlab";
-import { describe, kubectlTaint, validate } from "taintlab/tools";
+  validate,
+} from "taintlab/tools";
 import { policyDecision, validatePolicySettings } from "taintlab/policy";
 import type {
   AdmissionResult,
@@ -36,6 +34,8 @@ import type {
   Verdict,
 } from "taintlab";
 import type { KubectlTaintResult, ValidationResult } from "taintlab/tools";
+// The result types of the tools' functions are exported from the tools module too.
+import type { AdmissionResult as ToolsAdmissionResult, ParseResult as ToolsParseResult } from "taintlab/tools";
 import type { PolicyDecision, PolicySettings } from "taintlab/policy";
 import initWeb, { explain as webExplain } from "taintlab/web";
 import initPolicyWeb, { policyDecision as webPolicyDecision } from "taintlab/policy/web";
@@ -105,7 +105,7 @@ const v: ValidationResult = validate({ tolerations: [{ operator: "Lt", value: "5
 const firstError: string | undefined = v.errors[0]?.message;
 const v2: ValidationResult = validate("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n");
 
-const a: AdmissionResult = admitPod({ name: "web", qosClass: "Burstable" }, {
+const a: AdmissionResult & ToolsAdmissionResult = admitPod({ name: "web", qosClass: "Burstable" }, {
   podTolerationRestriction: { whitelist: [{ key: "team", operator: "Exists" }] },
   namespace: { defaultTolerations: '[{"key":"team","operator":"Exists"}]' },
   extendedResourceToleration: true,
@@ -116,7 +116,7 @@ const rejection: string | null = a.admitted ? null : a.message;
 const n: { taints: unknown[]; added: boolean } = admitNode({ name: "n" }, { operation: "CREATE" });
 const ds: DaemonSetResult = daemonSet({ name: "agent", kind: "DaemonSet" }, [{ name: "n1" }], { hostNetwork: true });
 
-const p: ParseResult = parse("dedicated=gpu:NoSchedule", { prefer: "taints", strict: false, limits: { maxDepth: 64 } });
+const p: ParseResult & ToolsParseResult = parse("dedicated=gpu:NoSchedule", { prefer: "taints", strict: false, limits: { maxDepth: 64 } });
 const line: number | undefined = p.diagnostics[0]?.location.line;
 const verbs: CommandVerb[] = p.taintCommands.map((c) => c.verb);
 const read: Block[] = p.blocks;

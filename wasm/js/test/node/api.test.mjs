@@ -43,11 +43,11 @@ function assertTaintlabError(e, { code, argument, path, line, column }) {
 
 test("exports every declared function and nothing undeclared", () => {
   const names = (m) => Object.keys(m).filter((k) => typeof m[k] === "function").sort();
-  assert.deepEqual(names(tl), [
-    "admitNode", "admitPod", "analyze", "daemonSet", "evictionTimeline", "explain",
-    "info", "nodeFailure", "parse", "schedule", "tolerates",
+  assert.deepEqual(names(tl), ["analyze", "explain", "info", "schedule", "tolerates"]);
+  assert.deepEqual(names(tools), [
+    "admitNode", "admitPod", "daemonSet", "describe", "evictionTimeline", "info",
+    "kubectlTaint", "nodeFailure", "parse", "validate",
   ]);
-  assert.deepEqual(names(tools), ["describe", "info", "kubectlTaint", "validate"]);
   assert.deepEqual(names(policy), ["info", "policyDecision", "validatePolicySettings"]);
   assert.deepEqual(names(whatif), ["info", "whatIf"]);
   // The declarations list exactly the same functions.
@@ -374,7 +374,7 @@ test("analyze: the dedicated-nodes paste carries the full chain per pod and per 
 const UNREACHABLE_300 = { key: "node.kubernetes.io/unreachable", operator: "Exists", effect: "NoExecute", tolerationSeconds: 300 };
 
 test("evictionTimeline: a node and its pods", () => {
-  const r = tl.evictionTimeline({
+  const r = tools.evictionTimeline({
     node: { name: "n1", taints: "node.kubernetes.io/unreachable:NoExecute" },
     pods: [{ name: "web", tolerations: [UNREACHABLE_300] }, { name: "batch" }, { name: "agent", tolerations: [{ operator: "Exists" }] }],
     taintedAt: 60,
@@ -398,12 +398,12 @@ test("evictionTimeline: only the first tolerating toleration counts", () => {
   const node = { name: "n", taints: "k:NoExecute" };
   const forever = { key: "k", operator: "Exists" };
   const minute = { key: "k", operator: "Exists", effect: "NoExecute", tolerationSeconds: 60 };
-  assert.equal(tl.evictionTimeline({ node, pod: { name: "p", tolerations: [forever, minute] } }).pods[0].evictedAt, null);
-  assert.equal(tl.evictionTimeline({ node, pod: { name: "p", tolerations: [minute, forever] } }).pods[0].evictedAt, 60);
+  assert.equal(tools.evictionTimeline({ node, pod: { name: "p", tolerations: [forever, minute] } }).pods[0].evictedAt, null);
+  assert.equal(tools.evictionTimeline({ node, pod: { name: "p", tolerations: [minute, forever] } }).pods[0].evictedAt, 60);
 });
 
 test("evictionTimeline: events, with until", () => {
-  const r = tl.evictionTimeline({
+  const r = tools.evictionTimeline({
     events: [
       { at: 0, type: "createNode", node: { name: "n1" } },
       { at: 0, type: "createPod", pod: { name: "web", nodeName: "n1", tolerations: [{ key: "k", operator: "Exists", effect: "NoExecute", tolerationSeconds: 100 }] } },
@@ -420,21 +420,21 @@ test("evictionTimeline: events, with until", () => {
 });
 
 test("evictionTimeline: errors", () => {
-  assertTaintlabError(thrown(() => tl.evictionTimeline({ events: [{ type: "createNode", node: "n" }] })), {
+  assertTaintlabError(thrown(() => tools.evictionTimeline({ events: [{ type: "createNode", node: "n" }] })), {
     code: "missing-field", argument: "scenario", path: "scenario.events[0].at",
   });
-  const e = thrown(() => tl.evictionTimeline({ events: [{ at: 0, type: "createNod", node: {} }] }));
+  const e = thrown(() => tools.evictionTimeline({ events: [{ at: 0, type: "createNod", node: {} }] }));
   assertTaintlabError(e, { code: "invalid-value", path: "scenario.events[0].type" });
   assert.match(e.message, /did you mean "createNode"/);
-  assertTaintlabError(thrown(() => tl.evictionTimeline({ pods: [] })), { code: "missing-field", path: "scenario.node" });
-  assertTaintlabError(thrown(() => tl.evictionTimeline({ node: "n1:", events: [] })), { code: "invalid-argument" });
+  assertTaintlabError(thrown(() => tools.evictionTimeline({ pods: [] })), { code: "missing-field", path: "scenario.node" });
+  assertTaintlabError(thrown(() => tools.evictionTimeline({ node: "n1:", events: [] })), { code: "invalid-argument" });
 });
 
 // --- nodeFailure ---------------------------------------------------------------------
 
 test("nodeFailure: grace period by release, DefaultTolerationSeconds, recovery", () => {
   const scenario = { node: { name: "n1" }, pods: [{ name: "web" }, { name: "agent", tolerations: [{ operator: "Exists" }] }], defaultTolerationSeconds: true };
-  const r = tl.nodeFailure(scenario);
+  const r = tools.nodeFailure(scenario);
   assert.equal(r.gracePeriod, 50);
   assert.equal(r.monitorPeriod, 5);
   assert.equal(r.readyUnknownAt, 55);
@@ -444,21 +444,21 @@ test("nodeFailure: grace period by release, DefaultTolerationSeconds, recovery",
   assert.deepEqual(r.finalTaints.map((t) => `${t.key}:${t.effect}`), ["node.kubernetes.io/unreachable:NoSchedule", "node.kubernetes.io/unreachable:NoExecute"]);
   const notReady = r.changes.find((c) => c.change === "ready-unknown");
   assert.deepEqual(notReady.event, { type: "Normal", reason: "NodeNotReady", message: "Node n1 status is now: NodeNotReady" });
-  const old = tl.nodeFailure(scenario, { kubernetesVersion: "1.31" });
+  const old = tools.nodeFailure(scenario, { kubernetesVersion: "1.31" });
   assert.equal(old.gracePeriod, 40);
   assert.equal(old.pods[0].evictedAt, 350);
-  const recovers = tl.nodeFailure({ ...scenario, heartbeatResumesAt: 200 });
+  const recovers = tools.nodeFailure({ ...scenario, heartbeatResumesAt: 200 });
   assert.equal(recovers.pods[0].outcome, "stays-bound");
   assert.ok(recovers.noExecuteRemovedAt >= 200);
-  const stopped = tl.nodeFailure({ ...scenario, tainter: "stopped" });
+  const stopped = tools.nodeFailure({ ...scenario, tainter: "stopped" });
   assert.equal(stopped.noExecuteTaintedAt, null);
   assert.equal(stopped.pods[0].outcome, "stays-bound");
 });
 
 test("nodeFailure: errors", () => {
-  assertTaintlabError(thrown(() => tl.nodeFailure({ node: { name: "n" }, tainter: "slow" })), { code: "invalid-value", path: "scenario.tainter" });
-  assertTaintlabError(thrown(() => tl.nodeFailure({ node: { name: "n" }, gracePeriod: "50s" })), { code: "wrong-type", path: "scenario.gracePeriod" });
-  assertTaintlabError(thrown(() => tl.nodeFailure({})), { code: "missing-field", path: "scenario.node" });
+  assertTaintlabError(thrown(() => tools.nodeFailure({ node: { name: "n" }, tainter: "slow" })), { code: "invalid-value", path: "scenario.tainter" });
+  assertTaintlabError(thrown(() => tools.nodeFailure({ node: { name: "n" }, gracePeriod: "50s" })), { code: "wrong-type", path: "scenario.gracePeriod" });
+  assertTaintlabError(thrown(() => tools.nodeFailure({})), { code: "missing-field", path: "scenario.node" });
 });
 
 // --- validate ------------------------------------------------------------------------
@@ -503,35 +503,35 @@ test("validate: errors", () => {
 // --- admission -----------------------------------------------------------------------
 
 test("admitPod: DefaultTolerationSeconds by default, origins, rejections", () => {
-  const r = tl.admitPod({ name: "web" });
+  const r = tools.admitPod({ name: "web" });
   assert.equal(r.admitted, true);
   assert.deepEqual(r.finalTolerations, [
     { key: "node.kubernetes.io/not-ready", operator: "Exists", value: "", effect: "NoExecute", tolerationSeconds: 300 },
     { key: "node.kubernetes.io/unreachable", operator: "Exists", value: "", effect: "NoExecute", tolerationSeconds: 300 },
   ]);
   assert.deepEqual(r.tolerations.map((t) => [t.origin, t.plugin]), [["default-toleration-seconds", "DefaultTolerationSeconds"], ["default-toleration-seconds", "DefaultTolerationSeconds"]]);
-  const covered = tl.admitPod({ name: "web", tolerations: [{ operator: "Exists" }] });
+  const covered = tools.admitPod({ name: "web", tolerations: [{ operator: "Exists" }] });
   assert.equal(covered.finalTolerations.length, 1, "a wildcard covers both");
-  const custom = tl.admitPod({ name: "w" }, { defaultTolerationSeconds: { notReadySeconds: 60 } });
+  const custom = tools.admitPod({ name: "w" }, { defaultTolerationSeconds: { notReadySeconds: 60 } });
   assert.equal(custom.finalTolerations[0].tolerationSeconds, 60);
   assert.equal(custom.finalTolerations[1].tolerationSeconds, 300);
-  const gpu = tl.admitPod({ name: "w", requestedResources: ["cpu", "nvidia.com/gpu"] }, { extendedResourceToleration: true, defaultTolerationSeconds: false });
+  const gpu = tools.admitPod({ name: "w", requestedResources: ["cpu", "nvidia.com/gpu"] }, { extendedResourceToleration: true, defaultTolerationSeconds: false });
   assert.deepEqual(gpu.finalTolerations, [{ key: "nvidia.com/gpu", operator: "Exists", value: "", effect: "NoSchedule", tolerationSeconds: null }]);
-  const rejected = tl.admitPod({ name: "w", tolerations: "[{key: x, operator: Exists}]" }, { podTolerationRestriction: { whitelist: "[{key: zone, operator: Exists}]" } });
+  const rejected = tools.admitPod({ name: "w", tolerations: "[{key: x, operator: Exists}]" }, { podTolerationRestriction: { whitelist: "[{key: zone, operator: Exists}]" } });
   assert.deepEqual(rejected, {
     admitted: false, plugin: "PodTolerationRestriction", phase: "mutating",
     message: "pod tolerations (possibly merged with namespace default tolerations) conflict with its cluster whitelist",
   });
-  const badAnnotation = tl.admitPod({ name: "w" }, { podTolerationRestriction: true, namespace: { defaultTolerations: "[{" } });
+  const badAnnotation = tools.admitPod({ name: "w" }, { podTolerationRestriction: true, namespace: { defaultTolerations: "[{" } });
   assert.equal(badAnnotation.admitted, false);
-  assert.equal(tl.admitPod({ name: "w" }, { operation: "DELETE" }).finalTolerations.length, 0);
-  assertTaintlabError(thrown(() => tl.admitPod({ name: "w" }, { operation: "create" })), { code: "invalid-value", path: "options.operation" });
+  assert.equal(tools.admitPod({ name: "w" }, { operation: "DELETE" }).finalTolerations.length, 0);
+  assertTaintlabError(thrown(() => tools.admitPod({ name: "w" }, { operation: "create" })), { code: "invalid-value", path: "options.operation" });
 });
 
 test("admitNode and daemonSet", () => {
-  assert.deepEqual(tl.admitNode({ name: "n" }), { taints: [{ key: "node.kubernetes.io/not-ready", value: "", effect: "NoSchedule" }], added: true });
-  assert.equal(tl.admitNode({ name: "n" }, { operation: "UPDATE" }).added, false);
-  const ds = tl.daemonSet(
+  assert.deepEqual(tools.admitNode({ name: "n" }), { taints: [{ key: "node.kubernetes.io/not-ready", value: "", effect: "NoSchedule" }], added: true });
+  assert.equal(tools.admitNode({ name: "n" }, { operation: "UPDATE" }).added, false);
+  const ds = tools.daemonSet(
     { apiVersion: "apps/v1", kind: "DaemonSet", metadata: { name: "agent" }, spec: { template: { spec: { containers: [{ name: "a", image: "a" }] } } } },
     [{ name: "n1", taints: "node.kubernetes.io/unreachable:NoExecute dedicated=infra:NoSchedule" }, { name: "n2", taints: "node.kubernetes.io/memory-pressure:NoSchedule" }],
   );
@@ -542,8 +542,8 @@ test("admitNode and daemonSet", () => {
   assert.deepEqual(ds.nodes.map((n) => [n.node, n.shouldRun, n.shouldContinueRunning, n.blockingTaint?.key ?? null]), [
     ["n1", false, true, "dedicated"], ["n2", true, true, null],
   ]);
-  assert.equal(tl.daemonSet({ name: "cni" }, null, { hostNetwork: true }).added.length, 7);
-  assertTaintlabError(thrown(() => tl.daemonSet({ name: "x" }, null, { hostNetwork: "yes" })), { code: "wrong-type", path: "options.hostNetwork" });
+  assert.equal(tools.daemonSet({ name: "cni" }, null, { hostNetwork: true }).added.length, 7);
+  assertTaintlabError(thrown(() => tools.daemonSet({ name: "x" }, null, { hostNetwork: "yes" })), { code: "wrong-type", path: "options.hostNetwork" });
 });
 
 // --- parse ---------------------------------------------------------------------------
@@ -563,7 +563,7 @@ test("parse: every input form, with locations", () => {
     "---",
     "0/3 nodes are available: 3 node(s) had untolerated taint {dedicated: gpu}. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
   ].join("\n");
-  const p = tl.parse(text);
+  const p = tools.parse(text);
   assert.equal(p.errors, 0);
   const forms = new Set(p.documents.map((d) => d.form));
   for (const f of ["kubectl-taint", "yaml", "describe-node", "event-message"]) assert.ok(forms.has(f), f);
@@ -598,19 +598,19 @@ test("parse: every input form, with locations", () => {
 });
 
 test("parse: diagnostics, strict mode, options", () => {
-  const p = tl.parse("spec:\n  tolerations:\n  - {key: a, value: on, efect: NoSchedule}\n");
+  const p = tools.parse("spec:\n  tolerations:\n  - {key: a, value: on, efect: NoSchedule}\n");
   assert.equal(p.errors, 1);
   const err = p.diagnostics.find((d) => d.severity === "error");
   assert.deepEqual([err.code, err.location.line, err.location.path], ["wrong-type", 3, "spec.tolerations[0].value"]);
   assert.ok(p.diagnostics.some((d) => d.code === "unknown-field"));
-  const e = thrown(() => tl.parse("spec:\n  tolerations:\n  - {key: a, value: on}\n", { strict: true }));
+  const e = thrown(() => tools.parse("spec:\n  tolerations:\n  - {key: a, value: on}\n", { strict: true }));
   assertTaintlabError(e, { code: "wrong-type", argument: "text", line: 3, path: "spec.tolerations[0].value" });
-  assert.equal(tl.parse("{key: a, value: b, effect: NoSchedule}", { prefer: "tolerations" }).tolerations.length, 1);
-  assert.equal(tl.parse("{key: a, value: b, effect: NoSchedule}").taints.length, 1);
-  assert.equal(tl.parse("[1,", { syntax: "json" }).diagnostics[0].code, "json-syntax");
-  assert.equal(tl.parse("x".repeat(100), { limits: { maxInputBytes: 10 } }).diagnostics[0].code, "input-too-large");
-  assertTaintlabError(thrown(() => tl.parse(42)), { code: "wrong-type", argument: "text" });
-  assertTaintlabError(thrown(() => tl.parse("", { prefer: "pods" })), { code: "invalid-value", path: "options.prefer" });
+  assert.equal(tools.parse("{key: a, value: b, effect: NoSchedule}", { prefer: "tolerations" }).tolerations.length, 1);
+  assert.equal(tools.parse("{key: a, value: b, effect: NoSchedule}").taints.length, 1);
+  assert.equal(tools.parse("[1,", { syntax: "json" }).diagnostics[0].code, "json-syntax");
+  assert.equal(tools.parse("x".repeat(100), { limits: { maxInputBytes: 10 } }).diagnostics[0].code, "input-too-large");
+  assertTaintlabError(thrown(() => tools.parse(42)), { code: "wrong-type", argument: "text" });
+  assertTaintlabError(thrown(() => tools.parse("", { prefer: "pods" })), { code: "invalid-value", path: "options.prefer" });
 });
 
 // --- kubectlTaint, describe ----------------------------------------------------------
@@ -732,7 +732,7 @@ test("analyze: admission, DaemonSet defaults, explanations, eviction, panes", ()
     ["YAML", { pods: 1, pending: 1 }, "text"],
   ]);
   // kubectl label lines are listed with their verb.
-  const labeled = tl.parse("kubectl label nodes n1 disk=ssd\nkubectl taint nodes n1 a=b:NoSchedule\n");
+  const labeled = tools.parse("kubectl label nodes n1 disk=ssd\nkubectl taint nodes n1 a=b:NoSchedule\n");
   assert.deepEqual(labeled.taintCommands.map((c) => [c.verb, c.args]), [
     ["label", ["nodes", "n1", "disk=ssd"]],
     ["taint", ["nodes", "n1", "a=b:NoSchedule"]],
