@@ -70,10 +70,12 @@ fn resolve_number(text: &str) -> Kind {
     }
     let plain: String = text.chars().filter(|&c| c != '_').collect();
     match go_parse_int(&plain, true) {
-        Ok(v) => return int(text, v.to_string()),
+        // In i64's range (and u64's below): printed as that type, which keeps the
+        // standard library's 128-bit printing out of the wasm modules.
+        Ok(v) => return int(text, (v as i64).to_string()),
         Err(range) => {
             if let Ok(u) = go_parse_int(&plain, false) {
-                return int(text, u.to_string());
+                return int(text, (u as u64).to_string());
             }
             if is_yaml_style_float(&plain)
                 && let Some(f) = parse_go_float(&plain)
@@ -357,6 +359,9 @@ mod tests {
         assert_eq!(json("1e21"), "1e+21");
         assert_eq!(json(".5"), "0.5");
         assert_eq!(json("18446744073709551615"), "18446744073709551615");
+        assert_eq!(json("9223372036854775807"), "9223372036854775807");
+        assert_eq!(json("-9223372036854775808"), "-9223372036854775808");
+        assert_eq!(json("-0x8000000000000000"), "-9223372036854775808");
         assert_eq!(json("99999999999999999999999"), "1e+23"); // the float rule comes first
         assert_eq!(json("0x10000000000000000"), "18446744073709551616");
         assert_eq!(json("1e400"), "str:1e400");
