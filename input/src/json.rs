@@ -126,6 +126,36 @@ pub(crate) fn parse_first(text: &str) -> Option<(Value, usize)> {
     Some((v, r.i))
 }
 
+/// `text` as one JSON value kept whole (nothing pruned), under `limits`: a file read as
+/// plain data ([`crate::document`]) rather than a paste of objects. Only whitespace may
+/// follow the value. Warnings go to `diags`; the first error is returned.
+pub(crate) fn parse_whole(
+    text: &str,
+    limits: &Limits,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<Value, Diagnostic> {
+    let mut r = Reader {
+        text,
+        b: text.as_bytes(),
+        i: 0,
+        limits,
+        doc: 1,
+        base_line: 0,
+        cur_off: 0,
+        cur_line: 1,
+        cur_col: 1,
+        diags,
+    };
+    r.ws();
+    let v = r.value(Ctx::Any, 1).map_err(|Fail(d)| d)?;
+    r.ws();
+    if r.i < r.b.len() {
+        let Fail(d) = r.fail("the end of the document");
+        return Err(d);
+    }
+    Ok(v)
+}
+
 impl Reader<'_> {
     /// Line and column of a byte offset at or after the last one asked for.
     fn pos_at(&mut self, off: usize) -> Pos {

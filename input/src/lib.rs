@@ -37,6 +37,7 @@ mod commands;
 mod describe;
 mod detect;
 pub mod diag;
+mod document;
 pub mod emit;
 pub mod event;
 mod hcl;
@@ -55,6 +56,7 @@ mod yaml11;
 use taintlab_core::KubeVersion;
 
 pub use diag::{Code, Diagnostic, Location, Severity};
+pub use document::{Document, Node, NodeValue, document};
 pub use event::{FitMessage, Preemption, ReasonCount, ReasonKind, SchedulingEvent, VersionRange};
 pub use kubectl::{CommandResult, Outcome, TaintCommandLine};
 pub use model::{
