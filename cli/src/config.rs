@@ -53,7 +53,7 @@ pub fn apply(c: &mut Common) -> Result<(), String> {
     if text.trim().is_empty() {
         return Ok(());
     }
-    let v = crate::cmd::policy::yaml_to_json(&text).map_err(|e| format!("{name}: {e}"))?;
+    let v = crate::input::read_document(&name, &text)?;
     let Value::Object(m) = v else {
         return Err(format!("{name}: must be a mapping of {}", KEYS.join(", ")));
     };

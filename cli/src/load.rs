@@ -230,7 +230,7 @@ fn admission_file(
     use taintlab_json::value::V;
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: cannot read: {e}"))?;
-    let json = crate::cmd::policy::yaml_to_json(&text).map_err(|e| format!("{name}: {e}"))?;
+    let json = crate::input::read_document(&name, &text)?;
     let v = V::from(&json);
     let o = Obj::new(
         &v,

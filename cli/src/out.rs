@@ -84,6 +84,11 @@ impl Style {
         }
     }
 
+    /// No styling: for text built before it is known where it goes.
+    pub fn plain() -> Self {
+        Self { on: false }
+    }
+
     /// Whether it paints.
     pub fn is_on(&self) -> bool {
         self.on
@@ -158,15 +163,25 @@ pub fn format_finding(l: &Loaded, f: &Finding, style: &Style) -> String {
         kind_word(f),
         f.message
     );
-    if let Some(at) = located.filter(|a| a.line > 0)
-        && let Some(text) = at.file.text.lines().nth(at.line - 1)
+    if let Some(at) = located {
+        out.push_str(&snippet(&at.file.text, at.line, at.column, style));
+    }
+    out
+}
+
+/// Line `line` (1-based) of `text` behind its number, then a caret under `column` when
+/// it is known: what follows a located message. Empty when the line is unknown.
+pub fn snippet(text: &str, line: usize, column: usize, style: &Style) -> String {
+    let mut out = String::new();
+    if line > 0
+        && let Some(text) = text.lines().nth(line - 1)
     {
-        let gutter = at.line.to_string();
+        let gutter = line.to_string();
         out.push_str(&format!(" {gutter} | {text}\n"));
-        if at.column > 0 {
+        if column > 0 {
             let pad: String = text
                 .chars()
-                .take(at.column - 1)
+                .take(column - 1)
                 .map(|c| if c == '\t' { '\t' } else { ' ' })
                 .collect();
             out.push_str(&format!(

@@ -455,6 +455,85 @@ fn policy_run_and_check() {
         "wildcard-request.json",
     ]);
     assert_eq!(code(&bad), 2);
+    assert_eq!(
+        stderr(&bad),
+        "taintlab: error: broken.yaml:8:14: this is not valid YAML: mapping values are not allowed in this context\n 8 |      operator: Exists\n   |              ^\n"
+    );
+    assert!(stdout(&bad).is_empty());
+}
+
+#[test]
+fn policy_settings_in_yaml_and_in_json_decide_alike() {
+    let with = |settings: &str, args: &[&str]| {
+        let o = run(&[
+            &["policy"][..],
+            &args[..1],
+            &["--settings", settings],
+            &args[1..],
+        ]
+        .concat());
+        (code(&o), stdout(&o), stderr(&o))
+    };
+    // The request the protected taint's settings reject, a pod they accept.
+    for (args, exit) in [
+        (&["run", "wildcard-request.json"][..], 1),
+        (&["run", "wildcard-request.json", "-o", "json"], 1),
+        (&["run", "manifests/web.yaml", "-o", "json"], 0),
+        (&["check", "-f", "manifests", "-o", "json"], 0),
+    ] {
+        let json = with("settings.json", args);
+        assert_eq!(with("settings.yaml", args), json, "{args:?}");
+        assert_eq!(json.0, exit, "{args:?}: {}{}", json.1, json.2);
+    }
+    // The request in YAML too.
+    let request: serde_json::Value =
+        serde_json::from_str(&fixture("wildcard-request.json")).unwrap();
+    let dir = std::env::temp_dir().join(format!("taintlab-policy-yaml-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let yaml = dir.join("request.yaml");
+    std::fs::write(&yaml, taintlab_input::emit::to_yaml(&request)).unwrap();
+    let from_yaml = with(
+        "settings.yaml",
+        &["run", yaml.to_str().unwrap(), "-o", "json"],
+    );
+    let from_json = with(
+        "settings.json",
+        &["run", "wildcard-request.json", "-o", "json"],
+    );
+    assert_eq!((from_yaml.0, from_yaml.1), (from_json.0, from_json.1));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_alias_bomb_in_a_settings_file_is_a_located_error() {
+    for args in [
+        &[
+            "policy",
+            "run",
+            "--settings",
+            "alias-bomb.yaml",
+            "wildcard-request.json",
+        ][..],
+        &[
+            "policy",
+            "check",
+            "-f",
+            "manifests",
+            "--settings",
+            "alias-bomb.yaml",
+        ],
+        &["check", "-f", "manifests", "--settings", "alias-bomb.yaml"],
+        &["policy", "run", "alias-bomb.yaml"],
+    ] {
+        let o = run(args);
+        assert_eq!(code(&o), 2, "{args:?}");
+        assert!(stdout(&o).is_empty(), "{args:?}");
+        assert!(
+            stderr(&o).starts_with("taintlab: error: alias-bomb.yaml:6:8: aliases in this document expand to more than 100000 nodes (an \"alias bomb\")"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
 }
 
 #[test]

@@ -9,49 +9,9 @@ use taintlab_scenario::{Options, PaneKind, ParsedPane, Scenario, UserInfo};
 
 use super::check::{SarifResult, gh_annotation, pod_name, pod_place, sarif};
 use super::load;
-use crate::input::read_all;
+use crate::input::{read_all, read_document};
 use crate::out::{Style, pretty_json, print_error};
 use crate::{EXIT_INPUT, EXIT_NO, GateFormat, PolicyCheckArgs, PolicyRunArgs};
-
-/// YAML (or JSON) text as a JSON value.
-pub fn yaml_to_json(text: &str) -> Result<Value, String> {
-    if let Ok(v) = serde_json::from_str::<Value>(text) {
-        return Ok(v);
-    }
-    let docs = yaml_rust2::YamlLoader::load_from_str(text).map_err(|e| e.to_string())?;
-    let doc = docs.into_iter().next().ok_or("empty document")?;
-    convert(doc)
-}
-
-fn convert(y: yaml_rust2::Yaml) -> Result<Value, String> {
-    use yaml_rust2::Yaml;
-    Ok(match y {
-        Yaml::Null => Value::Null,
-        Yaml::Boolean(b) => Value::Bool(b),
-        Yaml::Integer(i) => json!(i),
-        Yaml::Real(r) => r
-            .parse::<f64>()
-            .ok()
-            .and_then(serde_json::Number::from_f64)
-            .map_or(Value::String(r), Value::Number),
-        Yaml::String(s) => Value::String(s),
-        Yaml::Array(a) => Value::Array(a.into_iter().map(convert).collect::<Result<_, _>>()?),
-        Yaml::Hash(h) => {
-            let mut m = Map::new();
-            for (k, v) in h {
-                let key = match k {
-                    Yaml::String(s) => s,
-                    Yaml::Integer(i) => i.to_string(),
-                    Yaml::Boolean(b) => b.to_string(),
-                    other => return Err(format!("unsupported mapping key {other:?}")),
-                };
-                m.insert(key, convert(v)?);
-            }
-            Value::Object(m)
-        }
-        Yaml::Alias(_) | Yaml::BadValue => return Err("unsupported YAML value".into()),
-    })
-}
 
 fn read_one(path: &Path) -> Result<(String, String), String> {
     let files = read_all(&[path.to_path_buf()])?;
@@ -66,7 +26,7 @@ fn read_one(path: &Path) -> Result<(String, String), String> {
 /// `validate_settings` does.
 pub fn read_settings_file(path: &Path) -> Result<Settings, String> {
     let (name, text) = read_one(path)?;
-    let v = yaml_to_json(&text).map_err(|e| format!("{name}: {e}"))?;
+    let v = read_document(&name, &text)?;
     taintlab_scenario::read_settings(&v.to_string()).map_err(|e| format!("{name}: {e}"))
 }
 
@@ -116,20 +76,18 @@ pub fn run(a: &PolicyRunArgs) -> u8 {
     };
     let settings = match &a.settings {
         None => Value::Object(Map::new()),
-        Some(p) => {
-            match read_one(p).and_then(|(n, t)| yaml_to_json(&t).map_err(|e| format!("{n}: {e}"))) {
-                Ok(v) => v,
-                Err(e) => return fail(e),
-            }
-        }
+        Some(p) => match read_one(p).and_then(|(n, t)| read_document(&n, &t)) {
+            Ok(v) => v,
+            Err(e) => return fail(e),
+        },
     };
     let (name, text) = match read_one(&a.request) {
         Ok(x) => x,
         Err(e) => return fail(e),
     };
-    let request = match yaml_to_json(&text) {
+    let request = match read_document(&name, &text) {
         Ok(v) => v,
-        Err(e) => return fail(format!("{name}: {e}")),
+        Err(e) => return fail(e),
     };
     let mut options = json!({"settings": settings});
     if !a.nodes.is_empty() {
