@@ -501,6 +501,27 @@ fn policy_settings_in_yaml_and_in_json_decide_alike() {
         &["run", "wildcard-request.json", "-o", "json"],
     );
     assert_eq!((from_yaml.0, from_yaml.1), (from_json.0, from_json.1));
+    // A repeated key: the last wins, as in Go's decoders, with a located warning.
+    let twice = dir.join("twice.yaml");
+    std::fs::write(
+        &twice,
+        format!("protectedTaints: []\n{}", fixture("settings.yaml")),
+    )
+    .unwrap();
+    let o = with(twice.to_str().unwrap(), &["run", "wildcard-request.json"]);
+    assert_eq!(
+        (o.0, &o.1),
+        (
+            1,
+            &with("settings.yaml", &["run", "wildcard-request.json"]).1
+        )
+    );
+    let name = twice.display();
+    assert!(
+        o.2.starts_with(&format!("taintlab: warning: {name}:3:1: key \"protectedTaints\" appears twice in this mapping (first on line 1)")),
+        "{}",
+        o.2
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
