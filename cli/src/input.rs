@@ -6,7 +6,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use taintlab_input::{Diagnostic, Limits, Location, Node, NodeValue};
+use taintlab_input::{Diagnostic, DocumentNode, DocumentValue, Limits, Location};
 
 use crate::out::{Style, snippet};
 
@@ -179,11 +179,11 @@ pub fn read_document(name: &str, text: &str) -> Result<Value, String> {
 }
 
 /// The JSON value of a document's node.
-fn json_value(n: Node) -> Result<Value, Diagnostic> {
+fn json_value(n: DocumentNode) -> Result<Value, Diagnostic> {
     Ok(match n.value {
-        NodeValue::Null => Value::Null,
-        NodeValue::Bool(b) => Value::Bool(b),
-        NodeValue::Number(text) => match serde_json::from_str::<serde_json::Number>(&text) {
+        DocumentValue::Null => Value::Null,
+        DocumentValue::Bool(b) => Value::Bool(b),
+        DocumentValue::Number(text) => match serde_json::from_str::<serde_json::Number>(&text) {
             Ok(num) => Value::Number(num),
             Err(_) => {
                 return Err(Diagnostic::error(
@@ -193,14 +193,14 @@ fn json_value(n: Node) -> Result<Value, Diagnostic> {
                 ));
             }
         },
-        NodeValue::String(s) => Value::String(s),
-        NodeValue::List(items) => Value::Array(
+        DocumentValue::String(s) => Value::String(s),
+        DocumentValue::List(items) => Value::Array(
             items
                 .into_iter()
                 .map(json_value)
                 .collect::<Result<_, _>>()?,
         ),
-        NodeValue::Map(entries) => {
+        DocumentValue::Map(entries) => {
             let mut m = serde_json::Map::with_capacity(entries.len());
             for (k, v) in entries {
                 m.insert(k, json_value(v)?);

@@ -17,19 +17,19 @@ use crate::{Options, Severity, json, yaml};
 
 /// A value of a document read by [`document`], and where it starts.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Node {
+pub struct DocumentNode {
     /// 1-based line where the value starts (a mapping: its first key).
     pub line: usize,
     /// 1-based column where the value starts, counted in characters.
     pub column: usize,
     /// The value.
-    pub value: NodeValue,
+    pub value: DocumentValue,
 }
 
-/// What a [`Node`] holds, in JSON's terms: what kubectl sends to the API server for the
+/// What a [`DocumentNode`] holds, in JSON's terms: what kubectl sends to the API server for the
 /// same text (sigs.k8s.io/yaml `YAMLToJSON` for YAML, with YAML 1.1 scalars).
 #[derive(Clone, Debug, PartialEq)]
-pub enum NodeValue {
+pub enum DocumentValue {
     /// `null`, `~` or nothing.
     Null,
     /// A boolean (YAML 1.1: also `yes`, `no`, `on`, `off`, `y`, `n` in any of their
@@ -41,18 +41,18 @@ pub enum NodeValue {
     /// A string.
     String(String),
     /// A sequence.
-    List(Vec<Node>),
+    List(Vec<DocumentNode>),
     /// A mapping in source order, each key once (the last of repeated keys wins, as in
     /// Go's decoders; the repetition is a warning). Keys are JSON strings (YAML `true:`
     /// is `"true"`, as kubectl converts it).
-    Map(Vec<(String, Node)>),
+    Map(Vec<(String, DocumentNode)>),
 }
 
 /// A document read by [`document`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Document {
     /// The document's value.
-    pub root: Node,
+    pub root: DocumentNode,
     /// What the reader noticed without failing (a repeated key).
     pub warnings: Vec<Diagnostic>,
 }
@@ -68,11 +68,11 @@ const ROOT_ANCHOR: &str = "taintlab-document-root";
 /// one), and so is an empty text, and a YAML number JSON cannot carry (`.inf`, `.nan`).
 ///
 /// ```
-/// use taintlab_input::{Limits, NodeValue, document};
+/// use taintlab_input::{Limits, DocumentValue, document};
 /// let d = document("allowed: yes\nlimit: 0x1F\n", &Limits::default()).unwrap();
-/// let NodeValue::Map(m) = &d.root.value else { panic!() };
-/// assert_eq!(m[0].1.value, NodeValue::Bool(true));
-/// assert_eq!(m[1].1.value, NodeValue::Number("31".into()));
+/// let DocumentValue::Map(m) = &d.root.value else { panic!() };
+/// assert_eq!(m[0].1.value, DocumentValue::Bool(true));
+/// assert_eq!(m[1].1.value, DocumentValue::Number("31".into()));
 /// let e = document("a: [1,\nb: 2\n", &Limits::default()).unwrap_err();
 /// assert_eq!(e.location.line, 2);
 /// ```
@@ -154,13 +154,13 @@ fn read_yaml(text: &str, limits: &Limits) -> Result<Document, Diagnostic> {
 }
 
 /// The public tree of a reader's value; `shift` lines are taken off every position.
-fn node(v: Value, shift: usize) -> Result<Node, Diagnostic> {
+fn node(v: Value, shift: usize) -> Result<DocumentNode, Diagnostic> {
     let at = |p: Pos| (p.line as usize).saturating_sub(shift).max(1);
     let (line, column) = (at(v.pos), v.pos.col as usize);
     let value = match v.kind {
-        Kind::Str(s) => NodeValue::String(s),
-        Kind::Null(_) => NodeValue::Null,
-        Kind::Bool(b, _) => NodeValue::Bool(b),
+        Kind::Str(s) => DocumentValue::String(s),
+        Kind::Null(_) => DocumentValue::Null,
+        Kind::Bool(b, _) => DocumentValue::Bool(b),
         Kind::Num(n) if n.json.is_empty() => {
             return Err(Diagnostic::error(
                 Code::WrongType,
@@ -171,14 +171,14 @@ fn node(v: Value, shift: usize) -> Result<Node, Diagnostic> {
                 ),
             ));
         }
-        Kind::Num(n) => NodeValue::Number(n.json),
-        Kind::Seq(items) => NodeValue::List(
+        Kind::Num(n) => DocumentValue::Number(n.json),
+        Kind::Seq(items) => DocumentValue::List(
             items
                 .into_iter()
                 .map(|i| node(i, shift))
                 .collect::<Result<_, _>>()?,
         ),
-        Kind::Map(entries) => NodeValue::Map(
+        Kind::Map(entries) => DocumentValue::Map(
             entries
                 .into_iter()
                 .map(|e| Ok((e.key, node(e.value, shift)?)))
@@ -194,7 +194,7 @@ fn node(v: Value, shift: usize) -> Result<Node, Diagnostic> {
             ));
         }
     };
-    Ok(Node {
+    Ok(DocumentNode {
         line,
         column,
         value,
@@ -304,9 +304,9 @@ mod tests {
         document(text, &Limits::default())
     }
 
-    fn map(n: &Node) -> &[(String, Node)] {
+    fn map(n: &DocumentNode) -> &[(String, DocumentNode)] {
         match &n.value {
-            NodeValue::Map(m) => m,
+            DocumentValue::Map(m) => m,
             other => panic!("not a map: {other:?}"),
         }
     }
@@ -320,7 +320,7 @@ mod tests {
         let spec = &map(object)[0].1;
         let image = &map(spec)[0];
         assert_eq!(image.0, "image");
-        assert_eq!(image.1.value, NodeValue::String("nginx".into()));
+        assert_eq!(image.1.value, DocumentValue::String("nginx".into()));
         assert_eq!((image.1.line, image.1.column), (5, 14));
     }
 
@@ -342,7 +342,7 @@ mod tests {
             let d = read(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
             let b = map(&d.root).iter().find(|e| e.0 == "b").unwrap();
             assert_eq!(b.1.line, line, "{text:?}");
-            let NodeValue::List(items) = &b.1.value else {
+            let DocumentValue::List(items) = &b.1.value else {
                 panic!("{text:?}")
             };
             assert_eq!(items.len(), 2, "{text:?}");
@@ -354,13 +354,13 @@ mod tests {
         let d = read("a: yes\nb: off\nc: 0x1F\nd: 1.0\ne: ~\nf: \"yes\"\ng: 010\non: 1\n").unwrap();
         let m = map(&d.root);
         let v = |i: usize| &m[i].1.value;
-        assert_eq!(v(0), &NodeValue::Bool(true));
-        assert_eq!(v(1), &NodeValue::Bool(false));
-        assert_eq!(v(2), &NodeValue::Number("31".into()));
-        assert_eq!(v(3), &NodeValue::Number("1".into()));
-        assert_eq!(v(4), &NodeValue::Null);
-        assert_eq!(v(5), &NodeValue::String("yes".into()));
-        assert_eq!(v(6), &NodeValue::Number("8".into()));
+        assert_eq!(v(0), &DocumentValue::Bool(true));
+        assert_eq!(v(1), &DocumentValue::Bool(false));
+        assert_eq!(v(2), &DocumentValue::Number("31".into()));
+        assert_eq!(v(3), &DocumentValue::Number("1".into()));
+        assert_eq!(v(4), &DocumentValue::Null);
+        assert_eq!(v(5), &DocumentValue::String("yes".into()));
+        assert_eq!(v(6), &DocumentValue::Number("8".into()));
         assert_eq!(m[7].0, "true");
     }
 
@@ -374,7 +374,7 @@ mod tests {
         assert_eq!(keys, ["x", "w"]);
         assert_eq!(
             map(&map(&d.root)[1].1)[1].1.value,
-            NodeValue::Number("2".into())
+            DocumentValue::Number("2".into())
         );
     }
 
@@ -397,7 +397,7 @@ mod tests {
     #[test]
     fn repeated_keys_are_warnings_at_their_own_lines() {
         let d = read("a: 1\nb: 2\na: 3\n").unwrap();
-        assert_eq!(map(&d.root)[0].1.value, NodeValue::Number("3".into()));
+        assert_eq!(map(&d.root)[0].1.value, DocumentValue::Number("3".into()));
         assert_eq!(d.warnings.len(), 1);
         assert_eq!(d.warnings[0].location.line, 3);
         assert!(d.warnings[0].message.contains("first on line 1)"));

@@ -56,7 +56,7 @@ mod yaml11;
 use taintlab_core::KubeVersion;
 
 pub use diag::{Code, Diagnostic, Location, Severity};
-pub use document::{Document, Node, NodeValue, document};
+pub use document::{Document, DocumentNode, DocumentValue, document};
 pub use event::{FitMessage, Preemption, ReasonCount, ReasonKind, SchedulingEvent, VersionRange};
 pub use kubectl::{CommandResult, Outcome, TaintCommandLine};
 pub use model::{
