@@ -26,8 +26,8 @@ pub struct DocumentNode {
     pub value: DocumentValue,
 }
 
-/// What a [`DocumentNode`] holds, in JSON's terms: what kubectl sends to the API server for the
-/// same text (sigs.k8s.io/yaml `YAMLToJSON` for YAML, with YAML 1.1 scalars).
+/// What a [`DocumentNode`] holds, in JSON's terms: what kubectl sends to the API server
+/// for the same text (sigs.k8s.io/yaml `YAMLToJSON` for YAML, with YAML 1.1 scalars).
 #[derive(Clone, Debug, PartialEq)]
 pub enum DocumentValue {
     /// `null`, `~` or nothing.
