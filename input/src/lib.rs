@@ -52,6 +52,7 @@ mod tool;
 mod tree;
 mod yaml;
 mod yaml11;
+mod yaml_events;
 
 use taintlab_core::KubeVersion;
 

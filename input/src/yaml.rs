@@ -1,4 +1,5 @@
-//! YAML reader: yaml-rust2's event parser, turned into the located, pruned value tree.
+//! YAML reader: the events of [`crate::yaml_events`], turned into the located, pruned
+//! value tree.
 //!
 //! Scalars resolve with YAML 1.1 rules ([`crate::yaml11`]); merge keys (`<<`) follow
 //! go-yaml v2; anchors are kept per document; alias expansion, nesting depth and the
@@ -6,8 +7,7 @@
 //! reading resumes at the next `---` line, so one broken document does not hide the
 //! others.
 
-use yaml_rust2::parser::{Event, Parser};
-use yaml_rust2::scanner::{Marker, TScalarStyle};
+use crate::yaml_events::{Event, Marker, Parser, Style, Tag};
 
 use crate::diag::{Code, Diagnostic, Location};
 use crate::tree::{Ctx, Doc, Entry, Kind, Limits, Pos, Shape, Value, insert};
@@ -21,7 +21,7 @@ enum Stop {
     Doc(Diagnostic),
 }
 
-/// The anchors of the current document by yaml-rust2's anchor id (each `&name` gets a
+/// The anchors of the current document by the reader's anchor id (each `&name` gets a
 /// fresh id, so a redefined name is a new entry), with the value and its node count: a
 /// list kept sorted by id rather than a `HashMap`, which kept a hash table's code in the
 /// npm module for this one map.
@@ -47,7 +47,7 @@ impl Anchors {
 }
 
 struct Builder<'a> {
-    parser: Parser<core::str::Chars<'a>>,
+    parser: Parser<'a>,
     limits: &'a Limits,
     base_line: u32,
     doc: usize,
@@ -73,7 +73,7 @@ pub(crate) fn parse_stream(
     if bad.is_empty() {
         return parse_clean_stream(text, base_line, first_index, limits, diags);
     }
-    // yaml-rust2 ends the stream at a NUL and accepts the other controls, so parse a copy
+    // The event reader ends the stream at a NUL and accepts the other controls, so parse a copy
     // with each rejected character replaced by a letter (same lines and columns), then
     // reject the documents that held one.
     let clean: String = text
@@ -549,7 +549,7 @@ impl Builder<'_> {
             first_key.get_or_insert(key_pos);
             let key = match ev {
                 Event::Scalar(text, style, anchor, tag) => {
-                    let merge = style == TScalarStyle::Plain && tag.is_none() && text == "<<";
+                    let merge = style == Style::Plain && tag.is_none() && text == "<<";
                     let kind = self.scalar(text, style, tag.as_ref(), key_pos)?;
                     if anchor > 0 {
                         self.anchors
@@ -738,15 +738,15 @@ impl Builder<'_> {
     fn scalar(
         &mut self,
         text: String,
-        style: TScalarStyle,
-        tag: Option<&yaml_rust2::parser::Tag>,
+        style: Style,
+        tag: Option<&Tag>,
         pos: Pos,
     ) -> Result<Kind, Stop> {
         let core_tag = tag.and_then(|t| {
             (t.handle == "tag:yaml.org,2002:" || t.handle == "!!").then_some(t.suffix.as_str())
         });
         let Some(tag_name) = core_tag else {
-            if tag.is_some() || style != TScalarStyle::Plain {
+            if tag.is_some() || style != Style::Plain {
                 return Ok(Kind::Str(text));
             }
             return Ok(yaml11::resolve_plain(&text));
