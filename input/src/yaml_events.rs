@@ -292,7 +292,10 @@ impl<'a> Scanner<'a> {
     }
 
     fn is_bom(&self) -> bool {
-        self.text.as_bytes()[self.pos..].starts_with(&[0xef, 0xbb, 0xbf])
+        self.text
+            .as_bytes()
+            .get(self.pos..)
+            .is_some_and(|r| r.starts_with(&[0xef, 0xbb, 0xbf]))
     }
 
     #[inline(never)]
@@ -1058,12 +1061,12 @@ impl<'a> Scanner<'a> {
             trailing.clear();
             leading_blank = is_blank(self.b0());
             // The rest of the line, as it is.
-            let rest = &self.text.as_bytes()[self.pos..];
+            let rest = self.text.as_bytes().get(self.pos..).unwrap_or_default();
             let len = rest
                 .iter()
                 .position(|&b| is_breakz(b))
                 .unwrap_or(rest.len());
-            let line = &self.text[self.pos..self.pos + len];
+            let line = self.text.get(self.pos..self.pos + len).unwrap_or_default();
             s.push_str(line);
             let chars = line.bytes().filter(|b| b & 0xc0 != 0x80).count();
             self.pos += len;

@@ -570,3 +570,24 @@ fn distinct_anchor_names_are_limited() {
         (super::MAX_ANCHORS + 1, 2, "too many anchors")
     );
 }
+
+#[test]
+fn nul_bytes_and_stray_bytes_end_or_fail_without_panicking() {
+    // The value tree replaces NUL before reading; the reader itself ends the stream there,
+    // as yaml-rust2 does.
+    for text in [
+        "a: 1\0b: 2\n",
+        "\0",
+        "- |\n  x\0",
+        "'a\0",
+        "\"\\x4\0",
+        "&\0",
+        "!<\0",
+        "%TAG\0",
+    ] {
+        let (o, t) = (ours(text), theirs(text));
+        assert_eq!(o.0, t.0, "{text:?}");
+        let place = |r: &Run| r.1.as_ref().map(|e| (e.0, e.1));
+        assert_eq!(place(&o), place(&t), "{text:?}");
+    }
+}
