@@ -411,12 +411,15 @@ impl LabelCommand {
                 return Err(LabelNodeError::AlreadyHasValue(clashes));
             }
         }
-        let mut new = labels.clone();
-        for (k, v) in &self.new_labels {
-            new.insert(k.clone(), v.clone());
-        }
-        for k in &self.remove_labels {
-            new.remove(k);
+        // The labels, then the new ones over them, without the removed keys. Built by
+        // insertion rather than cloned and then removed from: nothing else in the npm
+        // engine removes from a B-tree map, and its removal code weighs about 1.5 KB gz
+        // there.
+        let mut new = BTreeMap::new();
+        for (k, v) in labels.iter().chain(&self.new_labels) {
+            if !self.remove_labels.contains(k) {
+                new.insert(k.clone(), v.clone());
+            }
         }
         if self.version.at_least(CHANGED_KEYS_MINOR) {
             let added = self
