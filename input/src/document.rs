@@ -4,15 +4,12 @@
 //! every paste.
 //!
 //! The paste readers keep only the parts of an object the semantics read (see
-//! [`crate::tree::Ctx`]); here nothing is pruned. The YAML reader keeps a document whole
-//! when its root carries an anchor (an alias may use any part of it), and it takes no
-//! other root context, so the YAML text is read with an anchor added to its root (`---
-//! &name`): on the document's own `---` line when it has one, else on a line put before
-//! it, whose line is taken off every position again. Scalars, merge keys, alias
-//! expansion, depth and size limits, and errors are the reader's own.
+//! [`crate::tree::Ctx`]); here the root is read in [`Ctx::Any`], so nothing is pruned.
+//! Scalars, merge keys, alias expansion, depth and size limits, and errors are the
+//! readers' own.
 
 use crate::diag::{Code, Diagnostic, Location};
-use crate::tree::{Kind, Limits, Pos, Value};
+use crate::tree::{Ctx, Kind, Limits, Value};
 use crate::{Options, Severity, json, yaml};
 
 /// A value of a document read by [`document`], and where it starts.
@@ -57,9 +54,6 @@ pub struct Document {
     pub warnings: Vec<Diagnostic>,
 }
 
-/// The anchor added to a YAML document's root.
-const ROOT_ANCHOR: &str = "taintlab-document-root";
-
 /// Reads one YAML or JSON document whole. Text whose first character (after
 /// whitespace) is `{` or `[` is read as JSON, and as YAML flow style when it is not
 /// JSON (`{key: a}`), as the paste readers do; anything else as YAML 1.1, the way
@@ -89,7 +83,7 @@ pub fn document(text: &str, limits: &Limits) -> Result<Document, Diagnostic> {
         let mut warnings = Vec::new();
         return match json::parse_whole(text, limits, &mut warnings) {
             Ok(root) => Ok(Document {
-                root: node(root, 0)?,
+                root: node(root)?,
                 warnings,
             }),
             // `{key: a}`: YAML flow style. Otherwise the JSON reader's error.
@@ -104,15 +98,8 @@ fn is_error(d: &Diagnostic) -> bool {
 }
 
 fn read_yaml(text: &str, limits: &Limits) -> Result<Document, Diagnostic> {
-    let (anchored, shift) = anchor_root(text);
     let mut diags = Vec::new();
-    let docs = yaml::parse_stream(&anchored, 0, 1, limits, &mut diags);
-    for d in &mut diags {
-        unshift(&mut d.location, shift);
-        if shift > 0 && d.code == Code::DuplicateKey {
-            d.message = unshift_first_line(&d.message);
-        }
-    }
+    let docs = yaml::parse_stream_in(Ctx::Any, text, 0, 1, limits, &mut diags);
     // Documents after the first that hold nothing (`a: 1\n---\n`) are not documents
     // kubectl reads.
     let second = docs
@@ -143,20 +130,19 @@ fn read_yaml(text: &str, limits: &Limits) -> Result<Document, Diagnostic> {
     if let Some(second) = second {
         return Err(Diagnostic::error(
             Code::TooManyDocuments,
-            Location::at(2, second.saturating_sub(shift).max(1), 1),
+            Location::at(2, second.max(1), 1),
             "a second document starts here; this file is read as one document",
         ));
     }
     Ok(Document {
-        root: node(root, shift)?,
+        root: node(root)?,
         warnings: diags,
     })
 }
 
-/// The public tree of a reader's value; `shift` lines are taken off every position.
-fn node(v: Value, shift: usize) -> Result<DocumentNode, Diagnostic> {
-    let at = |p: Pos| (p.line as usize).saturating_sub(shift).max(1);
-    let (line, column) = (at(v.pos), v.pos.col as usize);
+/// The public tree of a reader's value.
+fn node(v: Value) -> Result<DocumentNode, Diagnostic> {
+    let (line, column) = ((v.pos.line as usize).max(1), v.pos.col as usize);
     let value = match v.kind {
         Kind::Str(s) => DocumentValue::String(s),
         Kind::Null(_) => DocumentValue::Null,
@@ -172,20 +158,17 @@ fn node(v: Value, shift: usize) -> Result<DocumentNode, Diagnostic> {
             ));
         }
         Kind::Num(n) => DocumentValue::Number(n.json),
-        Kind::Seq(items) => DocumentValue::List(
-            items
-                .into_iter()
-                .map(|i| node(i, shift))
-                .collect::<Result<_, _>>()?,
-        ),
+        Kind::Seq(items) => {
+            DocumentValue::List(items.into_iter().map(node).collect::<Result<_, _>>()?)
+        }
         Kind::Map(entries) => DocumentValue::Map(
             entries
                 .into_iter()
-                .map(|e| Ok((e.key, node(e.value, shift)?)))
+                .map(|e| Ok((e.key, node(e.value)?)))
                 .collect::<Result<_, Diagnostic>>()?,
         ),
-        // Nothing is pruned below an anchored root; were it, say so rather than
-        // inventing a value.
+        // Nothing is pruned below a root read in `Ctx::Any`; were it, say so rather
+        // than inventing a value.
         Kind::Pruned(_) => {
             return Err(Diagnostic::error(
                 Code::Unrecognized,
@@ -199,67 +182,6 @@ fn node(v: Value, shift: usize) -> Result<DocumentNode, Diagnostic> {
         column,
         value,
     })
-}
-
-fn unshift(l: &mut Location, shift: usize) {
-    if l.line > 0 {
-        l.line = l.line.saturating_sub(shift).max(1);
-    }
-}
-
-/// A repeated key's message names the line of the first one: one line earlier in the
-/// text than in the anchored copy.
-fn unshift_first_line(message: &str) -> String {
-    const AT: &str = "(first on line ";
-    let Some(i) = message.find(AT) else {
-        return message.into();
-    };
-    let digits = &message[i + AT.len()..];
-    let end = digits
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(digits.len());
-    match digits[..end].parse::<usize>() {
-        Ok(n) => format!(
-            "{}{}{}",
-            &message[..i + AT.len()],
-            n.saturating_sub(1).max(1),
-            &digits[end..]
-        ),
-        Err(_) => message.into(),
-    }
-}
-
-/// `text` with an anchor on the root of its first document, and how many lines were put
-/// before the text for it (0 or 1).
-fn anchor_root(text: &str) -> (String, usize) {
-    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut offset = 0;
-    let mut directives = false;
-    for line in body.split_inclusive('\n') {
-        let content = line.trim_end_matches(['\n', '\r']);
-        let trimmed = content.trim_start_matches([' ', '\t']);
-        let blank = trimmed.is_empty() || trimmed.starts_with('#');
-        if is_document_start(content) {
-            let rest = &content[3..];
-            if root_has_anchor(rest) {
-                return (body.to_string(), 0);
-            }
-            let at = offset + 3;
-            let anchored = format!("{} &{ROOT_ANCHOR}{}", &body[..at], &body[at..]);
-            return (anchored, 0);
-        }
-        if content.starts_with('%') {
-            directives = true;
-        } else if !blank && !directives {
-            // An implicit document: its root starts on this line.
-            if root_has_anchor(content) {
-                return (body.to_string(), 0);
-            }
-            break;
-        }
-        offset += line.len();
-    }
-    (format!("--- &{ROOT_ANCHOR}\n{body}"), 1)
 }
 
 /// Whether a line of `text` holds more than whitespace, a comment, a directive or a
@@ -277,23 +199,6 @@ fn has_content(text: &str) -> bool {
 fn is_document_start(line: &str) -> bool {
     line.strip_prefix("---")
         .is_some_and(|r| r.is_empty() || r.starts_with([' ', '\t']))
-}
-
-/// Whether `rest` is node properties only (`&anchor`, `!tag`, a comment may follow) and
-/// one of them is an anchor: the root already has one, and a second is an error.
-fn root_has_anchor(rest: &str) -> bool {
-    let mut anchor = false;
-    for word in rest.split_whitespace() {
-        if word.starts_with('#') {
-            break;
-        }
-        match word.as_bytes()[0] {
-            b'&' => anchor = true,
-            b'!' => {}
-            _ => return false,
-        }
-    }
-    anchor
 }
 
 #[cfg(test)]
@@ -325,7 +230,7 @@ mod tests {
     }
 
     #[test]
-    fn positions_are_the_texts_own_however_the_root_is_anchored() {
+    fn positions_are_the_texts_own_whatever_precedes_the_root() {
         for (text, line) in [
             ("a: 1\nb: [x, y]\n", 2),
             ("# settings\n\nb: [x, y]\n", 3),

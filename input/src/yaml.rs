@@ -54,6 +54,9 @@ struct Builder<'a> {
     anchors: Anchors,
     alias_nodes: usize,
     diags: &'a mut Vec<Diagnostic>,
+    /// The context of each document's root: [`Ctx::Object`] for pastes, [`Ctx::Any`]
+    /// for a document read whole ([`crate::document`]).
+    root: Ctx,
 }
 
 /// Reads a YAML stream. `text` starts at line `base_line + 1` of the paste; documents
@@ -69,9 +72,22 @@ pub(crate) fn parse_stream(
     limits: &Limits,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Doc> {
+    parse_stream_in(Ctx::Object, text, base_line, first_index, limits, diags)
+}
+
+/// [`parse_stream`] with each document's root read in `root` (pastes: [`Ctx::Object`],
+/// which keeps only what the semantics read; [`Ctx::Any`] keeps everything).
+pub(crate) fn parse_stream_in(
+    root: Ctx,
+    text: &str,
+    base_line: u32,
+    first_index: usize,
+    limits: &Limits,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Doc> {
     let bad = disallowed_chars(text);
     if bad.is_empty() {
-        return parse_clean_stream(text, base_line, first_index, limits, diags);
+        return parse_clean_stream(root, text, base_line, first_index, limits, diags);
     }
     // The event reader ends the stream at a NUL and accepts the other controls, so parse a copy
     // with each rejected character replaced by a letter (same lines and columns), then
@@ -81,7 +97,14 @@ pub(crate) fn parse_stream(
         .map(|c| if is_yaml_printable(c) { c } else { 'x' })
         .collect();
     let mut parsed_diags = Vec::new();
-    let mut docs = parse_clean_stream(&clean, base_line, first_index, limits, &mut parsed_diags);
+    let mut docs = parse_clean_stream(
+        root,
+        &clean,
+        base_line,
+        first_index,
+        limits,
+        &mut parsed_diags,
+    );
     let message = |b: &BadChar, index: usize, line: u32| {
         Diagnostic::error(
             Code::YamlSyntax,
@@ -201,6 +224,7 @@ pub(crate) fn describe_char(c: char) -> String {
 
 /// [`parse_stream`] on text without rejected characters.
 fn parse_clean_stream(
+    root: Ctx,
     text: &str,
     base_line: u32,
     first_index: usize,
@@ -213,7 +237,7 @@ fn parse_clean_stream(
     let mut index = first_index;
     loop {
         let slice = text.get(start..).unwrap_or("");
-        let resume_after = parse_part(slice, base, &mut index, limits, &mut docs, diags);
+        let resume_after = parse_part(root, slice, base, &mut index, limits, &mut docs, diags);
         let Some(err_line) = resume_after else { break };
         // Resume at the first `---` line after the error line (1-based, in the slice).
         match next_document_marker(slice, err_line) {
@@ -259,6 +283,7 @@ fn next_document_marker(text: &str, after: u32) -> Option<(usize, u32)> {
 /// Parses until the end of `text` or a syntax error; on a syntax error returns its
 /// 1-based line in `text`.
 fn parse_part(
+    root: Ctx,
     text: &str,
     base_line: u32,
     index: &mut usize,
@@ -274,6 +299,7 @@ fn parse_part(
         anchors: Anchors::default(),
         alias_nodes: 0,
         diags,
+        root,
     };
     loop {
         let (ev, mark) = match b.parser.next_token() {
@@ -386,7 +412,7 @@ impl Builder<'_> {
 
     fn document(&mut self) -> Result<Value, Stop> {
         let (ev, mark) = self.next()?;
-        let root = self.build(ev, mark, Ctx::Object, 1)?;
+        let root = self.build(ev, mark, self.root, 1)?;
         let (ev, mark) = self.next()?;
         // `matches!` here and below rather than `==`: Event's derived PartialEq (tags,
         // scalar text) is otherwise linked into the npm module for these three checks.
