@@ -264,17 +264,77 @@ fn origin_name(origin: TolerationOrigin) -> &'static str {
 ///   character 'x' looking for beginning of value`), except that truncated input gives
 ///   Go's `unexpected end of JSON input`.
 pub fn parse_annotation_tolerations(text: &str) -> Result<Vec<Toleration>, String> {
-    let value: Value = serde_json::from_str(text).map_err(|e| {
+    let go_error = |e: serde_json::Error| {
         if e.is_eof() {
             "unexpected end of JSON input".to_string()
         } else {
             e.to_string()
         }
-    })?;
+    };
+    let value: Value = serde_json::from_str(text).map_err(go_error)?;
     match value {
         Value::Null => Ok(Vec::new()),
-        Value::Array(items) => items.iter().map(toleration_from_go_json).collect(),
+        // Read again with each object's members in the text's order, which serde_json's
+        // `Map` keeps only with its `preserve_order` feature.
+        Value::Array(_) => serde_json::from_str::<Vec<GoJson>>(text)
+            .map_err(go_error)?
+            .iter()
+            .map(toleration_from_go_json)
+            .collect(),
         other => Err(type_error(&other, None, "[]v1.Toleration")),
+    }
+}
+
+/// An element of the annotation's list as Go's decoder sees it: an object's members in
+/// the order of the text (a later spelling of a field overrides an earlier one).
+enum GoJson {
+    Null,
+    Object(Vec<(String, Value)>),
+    Other(Value),
+}
+
+impl<'de> serde::Deserialize<'de> for GoJson {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Members;
+        impl<'de> serde::de::Visitor<'de> for Members {
+            type Value = GoJson;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON value")
+            }
+            fn visit_unit<E>(self) -> Result<GoJson, E> {
+                Ok(GoJson::Null)
+            }
+            fn visit_bool<E>(self, b: bool) -> Result<GoJson, E> {
+                Ok(GoJson::Other(Value::Bool(b)))
+            }
+            fn visit_i64<E>(self, n: i64) -> Result<GoJson, E> {
+                Ok(GoJson::Other(n.into()))
+            }
+            fn visit_u64<E>(self, n: u64) -> Result<GoJson, E> {
+                Ok(GoJson::Other(n.into()))
+            }
+            fn visit_f64<E>(self, n: f64) -> Result<GoJson, E> {
+                Ok(GoJson::Other(n.into()))
+            }
+            fn visit_str<E>(self, s: &str) -> Result<GoJson, E> {
+                Ok(GoJson::Other(s.into()))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<GoJson, A::Error> {
+                let mut items = Vec::new();
+                while let Some(v) = a.next_element::<Value>()? {
+                    items.push(v);
+                }
+                Ok(GoJson::Other(Value::Array(items)))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<GoJson, A::Error> {
+                let mut members = Vec::new();
+                while let Some(member) = a.next_entry::<String, Value>()? {
+                    members.push(member);
+                }
+                Ok(GoJson::Object(members))
+            }
+        }
+        d.deserialize_any(Members)
     }
 }
 
@@ -316,11 +376,11 @@ fn fold(name: &str) -> String {
         .collect()
 }
 
-fn toleration_from_go_json(value: &Value) -> Result<Toleration, String> {
+fn toleration_from_go_json(value: &GoJson) -> Result<Toleration, String> {
     let object = match value {
-        Value::Null => return Ok(Toleration::default()),
-        Value::Object(o) => o,
-        other => return Err(type_error(other, None, "v1.Toleration")),
+        GoJson::Null => return Ok(Toleration::default()),
+        GoJson::Object(o) => o,
+        GoJson::Other(other) => return Err(type_error(other, None, "v1.Toleration")),
     };
     let mut t = Toleration::default();
     for (name, v) in object {
