@@ -35,18 +35,7 @@ pub(crate) fn parse_stream(
     limits: &Limits,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Doc> {
-    let mut r = Reader {
-        text,
-        b: text.as_bytes(),
-        i: 0,
-        limits,
-        doc: first_index,
-        base_line,
-        cur_off: 0,
-        cur_line: 1,
-        cur_col: 1,
-        diags,
-    };
+    let mut r = Reader::new(text, limits, first_index, base_line, diags);
     let mut docs = Vec::new();
     loop {
         r.ws();
@@ -109,18 +98,7 @@ pub(crate) fn parse_stream(
 pub(crate) fn parse_first(text: &str) -> Option<(Value, usize)> {
     let limits = Limits::default();
     let mut diags = Vec::new();
-    let mut r = Reader {
-        text,
-        b: text.as_bytes(),
-        i: 0,
-        limits: &limits,
-        doc: 0,
-        base_line: 0,
-        cur_off: 0,
-        cur_line: 1,
-        cur_col: 1,
-        diags: &mut diags,
-    };
+    let mut r = Reader::new(text, &limits, 0, 0, &mut diags);
     r.ws();
     let v = r.value(Ctx::Any, 1).ok()?;
     Some((v, r.i))
@@ -134,18 +112,7 @@ pub(crate) fn parse_whole(
     limits: &Limits,
     diags: &mut Vec<Diagnostic>,
 ) -> Result<Value, Diagnostic> {
-    let mut r = Reader {
-        text,
-        b: text.as_bytes(),
-        i: 0,
-        limits,
-        doc: 1,
-        base_line: 0,
-        cur_off: 0,
-        cur_line: 1,
-        cur_col: 1,
-        diags,
-    };
+    let mut r = Reader::new(text, limits, 1, 0, diags);
     r.ws();
     let v = r.value(Ctx::Any, 1).map_err(|Fail(d)| d)?;
     r.ws();
@@ -156,7 +123,30 @@ pub(crate) fn parse_whole(
     Ok(v)
 }
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
+    /// A reader at the start of `text`, document `doc`, whose first line is line
+    /// `base_line + 1` of the paste.
+    fn new(
+        text: &'a str,
+        limits: &'a Limits,
+        doc: usize,
+        base_line: u32,
+        diags: &'a mut Vec<Diagnostic>,
+    ) -> Self {
+        Reader {
+            text,
+            b: text.as_bytes(),
+            i: 0,
+            limits,
+            doc,
+            base_line,
+            cur_off: 0,
+            cur_line: 1,
+            cur_col: 1,
+            diags,
+        }
+    }
+
     /// Line and column of a byte offset at or after the last one asked for.
     fn pos_at(&mut self, off: usize) -> Pos {
         let off = off.min(self.b.len());

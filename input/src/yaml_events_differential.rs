@@ -30,99 +30,102 @@ type Ev = (String, usize, usize, usize);
 /// line, column and message.
 type Run = (Vec<Ev>, Option<(usize, usize, String)>);
 
-fn ours(text: &str) -> Run {
-    let mut p = Parser::new_from_str(text);
+/// A reader's events until the end of the stream or its error: each event, or `None`
+/// for one this reader has no counterpart of, with its line, column and index; an error
+/// as its line, column and message.
+type Next = Result<(Option<Event>, (usize, usize, usize)), (usize, usize, String)>;
+
+/// One reader's run, with every event written the same way for both.
+fn run(mut next: impl FnMut() -> Next) -> Run {
+    let tag = |t: Option<super::Tag>| t.map(|t| (t.handle, t.suffix));
     let mut out = Vec::new();
     loop {
-        match p.next_token() {
-            Ok((ev, m)) => {
-                let end = ev == Event::StreamEnd;
-                let s = match ev {
-                    Event::StreamStart => "+STR".to_string(),
-                    Event::StreamEnd => "-STR".to_string(),
-                    Event::DocumentStart => "+DOC".to_string(),
-                    Event::DocumentEnd => "-DOC".to_string(),
-                    Event::Alias(id) => format!("=ALI {id}"),
-                    Event::Scalar(v, style, a, t) => {
-                        let style = match style {
-                            Style::Plain => ':',
-                            Style::SingleQuoted => '\'',
-                            Style::DoubleQuoted => '"',
-                            Style::Literal => '|',
-                            Style::Folded => '>',
-                        };
-                        let t = t.map(|t| (t.handle, t.suffix));
-                        format!("=VAL {a} {t:?} {style}{v:?}")
-                    }
-                    Event::SequenceStart(a, t) => {
-                        format!("+SEQ {a} {:?}", t.map(|t| (t.handle, t.suffix)))
-                    }
-                    Event::SequenceEnd => "-SEQ".to_string(),
-                    Event::MappingStart(a, t) => {
-                        format!("+MAP {a} {:?}", t.map(|t| (t.handle, t.suffix)))
-                    }
-                    Event::MappingEnd => "-MAP".to_string(),
+        let (ev, (line, col, index)) = match next() {
+            Ok(x) => x,
+            Err(e) => return (out, Some(e)),
+        };
+        let end = ev == Some(Event::StreamEnd);
+        let s = match ev {
+            None => "NOTHING".to_string(),
+            Some(Event::StreamStart) => "+STR".to_string(),
+            Some(Event::StreamEnd) => "-STR".to_string(),
+            Some(Event::DocumentStart) => "+DOC".to_string(),
+            Some(Event::DocumentEnd) => "-DOC".to_string(),
+            Some(Event::Alias(id)) => format!("=ALI {id}"),
+            Some(Event::Scalar(v, style, a, t)) => {
+                let style = match style {
+                    Style::Plain => ':',
+                    Style::SingleQuoted => '\'',
+                    Style::DoubleQuoted => '"',
+                    Style::Literal => '|',
+                    Style::Folded => '>',
                 };
-                out.push((s, m.line(), m.col(), m.index()));
-                if end || out.len() > 1_000_000 {
-                    return (out, None);
-                }
+                format!("=VAL {a} {:?} {style}{v:?}", tag(t))
             }
-            Err(e) => {
-                let m = e.marker();
-                return (out, Some((m.line(), m.col(), e.info().to_string())));
-            }
+            Some(Event::SequenceStart(a, t)) => format!("+SEQ {a} {:?}", tag(t)),
+            Some(Event::SequenceEnd) => "-SEQ".to_string(),
+            Some(Event::MappingStart(a, t)) => format!("+MAP {a} {:?}", tag(t)),
+            Some(Event::MappingEnd) => "-MAP".to_string(),
+        };
+        out.push((s, line, col, index));
+        if end || out.len() > 1_000_000 {
+            return (out, None);
         }
     }
 }
 
-fn theirs(text: &str) -> Run {
-    use yaml_rust2::parser::{Event as E, Parser as P};
-    use yaml_rust2::scanner::TScalarStyle as S;
-    let mut p = P::new_from_str(text);
-    let mut out = Vec::new();
-    loop {
-        match p.next_token() {
-            Ok((ev, m)) => {
-                let end = ev == E::StreamEnd;
-                let s = match ev {
-                    E::Nothing => "NOTHING".to_string(),
-                    E::StreamStart => "+STR".to_string(),
-                    E::StreamEnd => "-STR".to_string(),
-                    E::DocumentStart => "+DOC".to_string(),
-                    E::DocumentEnd => "-DOC".to_string(),
-                    E::Alias(id) => format!("=ALI {id}"),
-                    E::Scalar(v, style, a, t) => {
-                        let style = match style {
-                            S::Plain => ':',
-                            S::SingleQuoted => '\'',
-                            S::DoubleQuoted => '"',
-                            S::Literal => '|',
-                            S::Folded => '>',
-                        };
-                        let t = t.map(|t| (t.handle, t.suffix));
-                        format!("=VAL {a} {t:?} {style}{v:?}")
-                    }
-                    E::SequenceStart(a, t) => {
-                        format!("+SEQ {a} {:?}", t.map(|t| (t.handle, t.suffix)))
-                    }
-                    E::SequenceEnd => "-SEQ".to_string(),
-                    E::MappingStart(a, t) => {
-                        format!("+MAP {a} {:?}", t.map(|t| (t.handle, t.suffix)))
-                    }
-                    E::MappingEnd => "-MAP".to_string(),
-                };
-                out.push((s, m.line(), m.col(), m.index()));
-                if end || out.len() > 1_000_000 {
-                    return (out, None);
-                }
-            }
-            Err(e) => {
-                let m = e.marker();
-                return (out, Some((m.line(), m.col(), e.info().to_string())));
-            }
+fn ours(text: &str) -> Run {
+    let mut p = Parser::new_from_str(text);
+    run(|| match p.next_token() {
+        Ok((ev, m)) => Ok((Some(ev), (m.line(), m.col(), m.index()))),
+        Err(e) => {
+            let m = e.marker();
+            Err((m.line(), m.col(), e.info().to_string()))
         }
-    }
+    })
+}
+
+fn theirs(text: &str) -> Run {
+    use yaml_rust2::parser::{Event as E, Parser as P, Tag as T};
+    use yaml_rust2::scanner::TScalarStyle as S;
+    let tag = |t: Option<T>| {
+        t.map(|t| super::Tag {
+            handle: t.handle,
+            suffix: t.suffix,
+        })
+    };
+    let mut p = P::new_from_str(text);
+    run(|| match p.next_token() {
+        Ok((ev, m)) => {
+            let ev = match ev {
+                E::Nothing => None,
+                E::StreamStart => Some(Event::StreamStart),
+                E::StreamEnd => Some(Event::StreamEnd),
+                E::DocumentStart => Some(Event::DocumentStart),
+                E::DocumentEnd => Some(Event::DocumentEnd),
+                E::Alias(id) => Some(Event::Alias(id)),
+                E::Scalar(v, style, a, t) => {
+                    let style = match style {
+                        S::Plain => Style::Plain,
+                        S::SingleQuoted => Style::SingleQuoted,
+                        S::DoubleQuoted => Style::DoubleQuoted,
+                        S::Literal => Style::Literal,
+                        S::Folded => Style::Folded,
+                    };
+                    Some(Event::Scalar(v, style, a, tag(t)))
+                }
+                E::SequenceStart(a, t) => Some(Event::SequenceStart(a, tag(t))),
+                E::SequenceEnd => Some(Event::SequenceEnd),
+                E::MappingStart(a, t) => Some(Event::MappingStart(a, tag(t))),
+                E::MappingEnd => Some(Event::MappingEnd),
+            };
+            Ok((ev, (m.line(), m.col(), m.index())))
+        }
+        Err(e) => {
+            let m = e.marker();
+            Err((m.line(), m.col(), e.info().to_string()))
+        }
+    })
 }
 
 /// Texts the comparison leaves out (see the module comment).
